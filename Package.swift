@@ -1,0 +1,48 @@
+// swift-tools-version: 6.2
+import PackageDescription
+
+let settings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
+let package = Package(
+    name: "swift-plist",
+    platforms: [.macOS("26.0"), .iOS("26.0"), .tvOS("26.0"), .watchOS("26.0"), .visionOS("26.0")],
+    products: [
+        .library(name: "PlistKit", targets: ["PlistKit"]),
+        .library(name: "PlistCore", targets: ["PlistCore"]),
+        .executable(name: "plistconv", targets: ["plistconv"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+    ],
+    targets: [
+        .target(
+            name: "PlistCore",
+            dependencies: [.product(name: "OrderedCollections", package: "swift-collections")],
+            swiftSettings: settings + [.strictMemorySafety(), .treatAllWarnings(as: .error)]
+        ),
+        .target(name: "PlistKit", dependencies: ["PlistCore"], swiftSettings: settings + [.strictMemorySafety()]),
+        .executableTarget(
+            name: "plistconv",
+            dependencies: ["PlistKit", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            swiftSettings: settings
+        ),
+        .target(name: "TestSupport", dependencies: ["PlistCore"], path: "Tests/TestSupport", swiftSettings: settings),
+        .testTarget(
+            name: "PlistCoreTests",
+            dependencies: [
+                "PlistCore", "TestSupport",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ],
+            swiftSettings: settings
+        ),
+        .testTarget(name: "PlistKitTests", dependencies: ["PlistKit", "TestSupport"], swiftSettings: settings),
+        .testTarget(name: "plistconvTests", dependencies: ["plistconv", "TestSupport"], swiftSettings: settings),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,278 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import OrderedCollections
+
+/// Reads `bplist00` bytes into a `Plist`, trusting nothing in the input.
+///
+/// Strings, data and containers are decoded once and shared wherever they are referenced, so
+/// time and memory stay proportional to the input; `maxObjects` bounds how large the shared
+/// references may make the resulting tree look to the code that walks it.
+enum BinaryReader {
+    static func read(_ bytes: Span<UInt8>, options: PlistReadOptions) throws(PlistError) -> Plist {
+        let trailer = try BinaryTrailer(bytes, maxObjects: options.maxObjects)
+        try trailer.validateOffsets(bytes)
+        var decoder = ObjectDecoder(trailer: trailer, options: options)
+        return try decoder.object(bytes, trailer.topObject, depth: 0).value
+    }
+}
+
+private struct Decoded {
+    var value: Plist
+    /// How many values this one stands for when expanded (itself and everything inside it).
+    var weight: Int
+    /// How many levels of containers it holds (0 for scalars).
+    var height: Int
+}
+
+private struct ObjectDecoder {
+    let trailer: BinaryTrailer
+    let maxDepth: Int
+    let maxObjects: Int
+    /// Per object: `unseen`, `inProgress`, or the index in `memo` plus one.
+    var slots: [UInt32]
+    var memo: [Decoded] = []
+
+    static let unseen: UInt32 = 0
+    static let inProgress: UInt32 = .max
+
+    init(trailer: BinaryTrailer, options: PlistReadOptions) {
+        self.trailer = trailer
+        maxDepth = options.maxDepth
+        maxObjects = options.maxObjects
+        slots = Array(repeating: Self.unseen, count: trailer.objectCount)
+    }
+
+    /// Decodes object `ref` (already checked to be below the object count), found inside
+    /// `depth` containers.
+    mutating func object(_ bytes: Span<UInt8>, _ ref: Int, depth: Int) throws(PlistError) -> Decoded {
+        let slot = slots[ref]
+        if slot != Self.unseen {
+            guard slot != Self.inProgress else {
+                throw PlistError(.cycle(object: ref), at: trailer.offset(of: ref, in: bytes))
+            }
+            let shared = memo[Int(slot - 1)]
+            guard depth + shared.height <= maxDepth else {
+                throw PlistError(.tooDeep(limit: maxDepth), at: trailer.offset(of: ref, in: bytes))
+            }
+            return shared
+        }
+        let offset = trailer.offset(of: ref, in: bytes)
+        let marker = bytes[offset]
+        switch marker >> 4 {
+        case 0x0:
+            switch marker {
+            case 0x08: return Decoded(value: .bool(false), weight: 1, height: 0)
+            case 0x09: return Decoded(value: .bool(true), weight: 1, height: 0)
+            default: throw PlistError(.invalidMarker(marker), at: offset)
+            }
+        case 0x1:
+            return Decoded(value: .integer(try integer(bytes, marker, at: offset)), weight: 1, height: 0)
+        case 0x2:
+            let end = try end(of: marker == 0x22 ? 4 : 8, after: offset, what: "a real")
+            switch marker {
+            case 0x22:
+                let bits = UInt32(truncatingIfNeeded: readUInt(bytes, at: offset + 1, width: 4))
+                return Decoded(value: .real(Double(Float(bitPattern: bits))), weight: 1, height: 0)
+            case 0x23:
+                return Decoded(value: .real(Double(bitPattern: readUInt(bytes, at: end - 8, width: 8))), weight: 1, height: 0)
+            default:
+                throw PlistError(.invalidMarker(marker), at: offset)
+            }
+        case 0x3:
+            guard marker == 0x33 else { throw PlistError(.invalidMarker(marker), at: offset) }
+            _ = try end(of: 8, after: offset, what: "a date")
+            let seconds = Double(bitPattern: readUInt(bytes, at: offset + 1, width: 8))
+            return Decoded(value: .date(Date(timeIntervalSinceReferenceDate: seconds)), weight: 1, height: 0)
+        case 0x4:
+            let (count, start) = try length(bytes, marker, at: offset, unit: 1)
+            return remember(.data(Data(copying: bytes.extracting(start..<start + count))), ref)
+        case 0x5:
+            let (count, start) = try length(bytes, marker, at: offset, unit: 1)
+            return remember(.string(try asciiString(bytes, start, count)), ref)
+        case 0x6:
+            let (count, start) = try length(bytes, marker, at: offset, unit: 2)
+            return remember(.string(try utf16String(bytes, start, count)), ref)
+        case 0x8:
+            let width = Int(marker & 0x0F) + 1
+            guard width <= 8 else { throw PlistError(.invalidMarker(marker), at: offset) }
+            _ = try end(of: width, after: offset, what: "a UID")
+            return Decoded(value: .uid(readUInt(bytes, at: offset + 1, width: width)), weight: 1, height: 0)
+        case 0xA, 0xC:
+            return try array(bytes, ref, marker, at: offset, depth: depth)
+        case 0xD:
+            return try dictionary(bytes, ref, marker, at: offset, depth: depth)
+        default:
+            throw PlistError(.invalidMarker(marker), at: offset)
+        }
+    }
+
+    private mutating func remember(_ value: Plist, _ ref: Int) -> Decoded {
+        let decoded = Decoded(value: value, weight: 1, height: 0)
+        memo.append(decoded)
+        slots[ref] = UInt32(memo.count)
+        return decoded
+    }
+
+    /// The end of an object of `size` bytes after the marker at `offset`, if it ends inside
+    /// the object area.
+    private func end(of size: Int, after offset: Int, what: String) throws(PlistError) -> Int {
+        guard size < trailer.tableOffset - offset else { throw PlistError(.truncated(what: what), at: offset) }
+        return offset + 1 + size
+    }
+
+    private func integer(_ bytes: Span<UInt8>, _ marker: UInt8, at offset: Int) throws(PlistError) -> PlistInteger {
+        let exponent = marker & 0x0F
+        guard exponent <= 4 else { throw PlistError(.invalidMarker(marker), at: offset) }
+        let width = 1 << Int(exponent)
+        _ = try end(of: width, after: offset, what: "an integer")
+        switch width {
+        case 1, 2, 4:
+            return PlistInteger(readUInt(bytes, at: offset + 1, width: width))
+        case 8:
+            return PlistInteger(Int64(bitPattern: readUInt(bytes, at: offset + 1, width: 8)))
+        default:
+            // 128-bit two's complement: representable when it is a UInt64 or a negative Int64.
+            let high = readUInt(bytes, at: offset + 1, width: 8)
+            let low = readUInt(bytes, at: offset + 9, width: 8)
+            if high == 0 { return PlistInteger(low) }
+            if high == .max, low >= 1 << 63 { return PlistInteger(Int64(bitPattern: low)) }
+            throw PlistError(.numberOutOfRange, at: offset)
+        }
+    }
+
+    /// The count in `marker` (or in the integer object after it) and where the contents start,
+    /// after checking that `count` items of `unit` bytes fit in the object area.
+    private func length(
+        _ bytes: Span<UInt8>, _ marker: UInt8, at offset: Int, unit: Int
+    ) throws(PlistError) -> (count: Int, start: Int) {
+        var count = UInt64(marker & 0x0F)
+        var start = offset + 1
+        if count == 0x0F {
+            _ = try end(of: 1, after: offset, what: "a length")
+            let lengthMarker = bytes[offset + 1]
+            guard lengthMarker >> 4 == 0x1, lengthMarker & 0x0F <= 3 else {
+                throw PlistError(.invalidLength, at: offset + 1)
+            }
+            let width = 1 << Int(lengthMarker & 0x0F)
+            start = try end(of: width, after: offset + 1, what: "a length")
+            count = readUInt(bytes, at: offset + 2, width: width)
+        }
+        let (size, overflow) = count.multipliedReportingOverflow(by: UInt64(unit))
+        guard !overflow, size <= UInt64(trailer.tableOffset - start) else {
+            throw PlistError(.lengthPastEnd(count: count, unit: unit), at: offset)
+        }
+        return (Int(count), start)
+    }
+
+    private func asciiString(_ bytes: Span<UInt8>, _ start: Int, _ count: Int) throws(PlistError) -> String {
+        let span = bytes.extracting(start..<start + count)
+        if var text = try? UTF8Span(validating: span), text.checkForASCII() {
+            return String(copying: text)
+        }
+        var index = 0
+        while span[index] < 0x80 { index += 1 }
+        throw PlistError(.nonASCIIString, at: start + index)
+    }
+
+    private func utf16String(_ bytes: Span<UInt8>, _ start: Int, _ count: Int) throws(PlistError) -> String {
+        var units: [UInt16] = []
+        units.reserveCapacity(count)
+        var position = start
+        for _ in 0..<count {
+            units.append(UInt16(bytes[position]) << 8 | UInt16(bytes[position + 1]))
+            position += 2
+        }
+        if let text = String(validating: units, as: UTF16.self) { return text }
+        var index = 0
+        while index < units.count {
+            if UTF16.isLeadSurrogate(units[index]), index + 1 < units.count, UTF16.isTrailSurrogate(units[index + 1]) {
+                index += 2
+            } else if UTF16.isLeadSurrogate(units[index]) || UTF16.isTrailSurrogate(units[index]) {
+                break
+            } else {
+                index += 1
+            }
+        }
+        throw PlistError(.invalidUTF16, at: start + 2 * index)
+    }
+
+    /// Reads the object reference at `position` and checks it names an existing object.
+    private func reference(_ bytes: Span<UInt8>, at position: Int) throws(PlistError) -> Int {
+        let ref = readUInt(bytes, at: position, width: trailer.referenceSize)
+        guard ref < UInt64(trailer.objectCount) else {
+            throw PlistError(.referenceOutOfRange(ref, objectCount: trailer.objectCount), at: position)
+        }
+        return Int(ref)
+    }
+
+    /// Marks `ref` as a container being decoded, after checking the depth.
+    private mutating func enter(_ ref: Int, at offset: Int, depth: Int) throws(PlistError) {
+        guard depth < maxDepth else { throw PlistError(.tooDeep(limit: maxDepth), at: offset) }
+        slots[ref] = Self.inProgress
+    }
+
+    /// Adds a child's weight and height to its container's, enforcing `maxObjects`.
+    private func add(_ child: Decoded, to total: inout Decoded, at offset: Int) throws(PlistError) {
+        let (weight, overflow) = total.weight.addingReportingOverflow(child.weight)
+        guard !overflow, weight <= maxObjects else { throw PlistError(.tooManyObjects(limit: maxObjects), at: offset) }
+        total.weight = weight
+        total.height = max(total.height, child.height + 1)
+    }
+
+    private mutating func finish(_ container: Decoded, _ ref: Int) -> Decoded {
+        memo.append(container)
+        slots[ref] = UInt32(memo.count)
+        return container
+    }
+
+    private mutating func array(
+        _ bytes: Span<UInt8>, _ ref: Int, _ marker: UInt8, at offset: Int, depth: Int
+    ) throws(PlistError) -> Decoded {
+        try enter(ref, at: offset, depth: depth)
+        let (count, start) = try length(bytes, marker, at: offset, unit: trailer.referenceSize)
+        var total = Decoded(value: .bool(false), weight: 1, height: 1)
+        var elements: [Plist] = []
+        elements.reserveCapacity(min(count, maxObjects))
+        var position = start
+        for _ in 0..<count {
+            let child = try object(bytes, try reference(bytes, at: position), depth: depth + 1)
+            try add(child, to: &total, at: offset)
+            elements.append(child.value)
+            position += trailer.referenceSize
+        }
+        total.value = .array(elements)
+        return finish(total, ref)
+    }
+
+    private mutating func dictionary(
+        _ bytes: Span<UInt8>, _ ref: Int, _ marker: UInt8, at offset: Int, depth: Int
+    ) throws(PlistError) -> Decoded {
+        try enter(ref, at: offset, depth: depth)
+        let (count, start) = try length(bytes, marker, at: offset, unit: 2 * trailer.referenceSize)
+        var total = Decoded(value: .bool(false), weight: 1, height: 1)
+        var entries = OrderedDictionary<String, Plist>(minimumCapacity: min(count, maxObjects))
+        var keyPosition = start
+        var valuePosition = start + count * trailer.referenceSize
+        for _ in 0..<count {
+            let keyRef = try reference(bytes, at: keyPosition)
+            let keyOffset = trailer.offset(of: keyRef, in: bytes)
+            let keyMarker = bytes[keyOffset]
+            guard keyMarker >> 4 == 0x5 || keyMarker >> 4 == 0x6 else {
+                throw PlistError(.nonStringKey(marker: keyMarker), at: keyOffset)
+            }
+            guard case .string(let key) = try object(bytes, keyRef, depth: depth + 1).value else {
+                preconditionFailure("a 0x5X or 0x6X object decodes to a string")
+            }
+            let child = try object(bytes, try reference(bytes, at: valuePosition), depth: depth + 1)
+            try add(child, to: &total, at: offset)
+            entries[key] = child.value
+            keyPosition += trailer.referenceSize
+            valuePosition += trailer.referenceSize
+        }
+        total.value = .dictionary(entries)
+        return finish(total, ref)
+    }
+}

@@ -1,0 +1,110 @@
+/// The layout facts of a `bplist00` file, read from its header and 32-byte trailer and checked
+/// against the file's size so that every later offset computation stays inside the input.
+struct BinaryTrailer {
+    /// Width in bytes of each offset-table entry (1...8).
+    let offsetSize: Int
+    /// Width in bytes of each object reference (1...8).
+    let referenceSize: Int
+    /// Number of objects (entries in the offset table), at least 1.
+    let objectCount: Int
+    /// The top object's number, below `objectCount`.
+    let topObject: Int
+    /// Where the offset table starts; also where the object area ends.
+    let tableOffset: Int
+
+    static let size = 32
+
+    // Invariant after init: 8 < tableOffset, tableOffset + objectCount * offsetSize + 32 == bytes.count.
+    init(_ bytes: Span<UInt8>, maxObjects: Int) throws(PlistError) {
+        guard !bytes.isEmpty else { throw PlistError(.emptyInput, at: 0) }
+        let magic: [UInt8] = Array("bplist".utf8)
+        for (index, byte) in magic.enumerated() {
+            guard index < bytes.count else { throw PlistError(.truncated(what: "the header"), at: bytes.count) }
+            guard bytes[index] == byte else { throw PlistError(.badMagic, at: 0) }
+        }
+        guard bytes.count >= 8 else { throw PlistError(.truncated(what: "the header"), at: bytes.count) }
+        guard bytes[6] == UInt8(ascii: "0") else {
+            let version = String(decoding: [bytes[6], bytes[7]], as: UTF8.self)
+            throw PlistError(.unsupportedVersion(version), at: 6)
+        }
+        guard bytes.count >= 8 + 1 + Self.size else {
+            throw PlistError(.truncated(what: "the 32-byte trailer"), at: bytes.count)
+        }
+        let start = bytes.count - Self.size
+        let offsetSize = UInt64(bytes[start + 6])
+        let referenceSize = UInt64(bytes[start + 7])
+        let objectCount = readUInt(bytes, at: start + 8, width: 8)
+        let topObject = readUInt(bytes, at: start + 16, width: 8)
+        let tableOffset = readUInt(bytes, at: start + 24, width: 8)
+
+        guard (1...8).contains(offsetSize) else {
+            throw PlistError(.invalidTrailer(field: "offset size", value: offsetSize), at: start + 6)
+        }
+        guard (1...8).contains(referenceSize) else {
+            throw PlistError(.invalidTrailer(field: "object reference size", value: referenceSize), at: start + 7)
+        }
+        guard objectCount >= 1 else {
+            throw PlistError(.invalidTrailer(field: "object count", value: 0), at: start + 8)
+        }
+        guard referenceSize == 8 || objectCount < 1 << (8 * referenceSize) else {
+            throw PlistError(
+                .invalidTrailer(field: "object count (more than \(referenceSize)-byte references reach)", value: objectCount),
+                at: start + 8)
+        }
+        guard topObject < objectCount else {
+            throw PlistError(.referenceOutOfRange(topObject, objectCount: Int(clamping: objectCount)), at: start + 16)
+        }
+        guard tableOffset >= 9 else {
+            throw PlistError(.invalidTrailer(field: "offset table offset", value: tableOffset), at: start + 24)
+        }
+        let (tableSize, overflow) = objectCount.multipliedReportingOverflow(by: offsetSize)
+        guard !overflow, tableOffset <= UInt64(start), tableSize == UInt64(start) - tableOffset else {
+            throw PlistError(
+                .misplacedOffsetTable(tableOffset: tableOffset, objectCount: objectCount, offsetSize: Int(offsetSize)),
+                at: start + 24)
+        }
+        guard offsetSize == 8 || tableOffset < 1 << (8 * offsetSize) else {
+            throw PlistError(
+                .invalidTrailer(field: "offset table offset (beyond what \(offsetSize)-byte offsets reach)", value: tableOffset),
+                at: start + 24)
+        }
+        guard objectCount <= UInt64(maxObjects) else {
+            throw PlistError(.tooManyObjects(limit: maxObjects), at: start + 8)
+        }
+        self.offsetSize = Int(offsetSize)
+        self.referenceSize = Int(referenceSize)
+        self.objectCount = Int(objectCount)
+        self.topObject = Int(topObject)
+        self.tableOffset = Int(tableOffset)
+    }
+
+    /// Checks that every offset-table entry points into the object area (after the header,
+    /// before the offset table).
+    func validateOffsets(_ bytes: Span<UInt8>) throws(PlistError) {
+        var position = tableOffset
+        for object in 0..<objectCount {
+            let offset = readUInt(bytes, at: position, width: offsetSize)
+            guard offset >= 8, offset < UInt64(tableOffset) else {
+                throw PlistError(.objectOffsetOutOfRange(object: object, offset: offset), at: position)
+            }
+            position += offsetSize
+        }
+    }
+
+    /// The byte offset of object `object` (which must be below `objectCount`).
+    @inline(__always)
+    func offset(of object: Int, in bytes: Span<UInt8>) -> Int {
+        Int(truncatingIfNeeded: readUInt(bytes, at: tableOffset + object * offsetSize, width: offsetSize))
+    }
+}
+
+/// The big-endian unsigned integer of `width` (at most 8) bytes at `offset`; the caller has
+/// checked that the bytes exist.
+@inline(__always)
+func readUInt(_ bytes: Span<UInt8>, at offset: Int, width: Int) -> UInt64 {
+    var value: UInt64 = 0
+    for index in offset..<offset + width {
+        value = value << 8 | UInt64(bytes[index])
+    }
+    return value
+}

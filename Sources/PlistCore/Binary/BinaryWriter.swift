@@ -1,0 +1,288 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import OrderedCollections
+
+/// Writes a `Plist` as `bplist00` bytes.
+///
+/// Every scalar (string, number, date, data, UID, Boolean) is stored once however often it
+/// appears: scalars are encoded first and uniqued by their exact encoded bytes, so `-0.0` and
+/// `0.0`, or two Unicode spellings of the same text, stay distinct. Containers are written
+/// wherever they appear, as CoreFoundation does. Integers, lengths, object references and
+/// offsets use the fewest bytes that hold them, and the output depends only on the value.
+enum BinaryWriter {
+    static func write(_ value: Plist, options: PlistWriteOptions) throws(PlistError) -> [UInt8] {
+        var objects = ObjectTable(maxDepth: options.maxDepth)
+        _ = try objects.add(value, depth: 0)
+        return objects.serialize()
+    }
+}
+
+/// The objects of one file in the order they are written, object 0 being the top.
+private struct ObjectTable {
+    struct Entry {
+        /// 0 for a scalar, else the container marker's high nibble (0xA0 or 0xD0).
+        var marker: UInt8
+        /// Scalars: where its bytes start in `scalarBytes`. Containers: where its references start in `references`.
+        var start: Int
+        /// Scalars: its length in bytes. Containers: the number of elements or entries.
+        var count: Int
+    }
+
+    let maxDepth: Int
+    var entries: [Entry] = []
+    var scalarBytes: [UInt8] = []
+    var references: [Int] = []
+    var scalarIndex = ScalarIndex()
+
+    init(maxDepth: Int) { self.maxDepth = maxDepth }
+
+    /// Adds `value` and everything in it; returns its object number.
+    mutating func add(_ value: Plist, depth: Int) throws(PlistError) -> Int {
+        switch value {
+        case .array(let elements):
+            let (index, start) = try reserveContainer(0xA0, count: elements.count, slots: elements.count, depth: depth)
+            for (offset, element) in elements.enumerated() {
+                references[start + offset] = try add(element, depth: depth + 1)
+            }
+            return index
+        case .dictionary(let dictionary):
+            let count = dictionary.count
+            let (index, start) = try reserveContainer(0xD0, count: count, slots: 2 * count, depth: depth)
+            for (offset, key) in dictionary.keys.enumerated() {
+                references[start + offset] = addScalar { ScalarEncoding.string(key, into: &$0) }
+            }
+            for (offset, element) in dictionary.values.enumerated() {
+                references[start + count + offset] = try add(element, depth: depth + 1)
+            }
+            return index
+        default:
+            return addScalar { ScalarEncoding.scalar(value, into: &$0) }
+        }
+    }
+
+    private mutating func reserveContainer(
+        _ marker: UInt8, count: Int, slots: Int, depth: Int
+    ) throws(PlistError) -> (index: Int, start: Int) {
+        guard depth < maxDepth else { throw PlistError(.tooDeep(limit: maxDepth), at: 0) }
+        let start = references.count
+        references.append(contentsOf: repeatElement(0, count: slots))
+        entries.append(Entry(marker: marker, start: start, count: count))
+        return (entries.count - 1, start)
+    }
+
+    /// Encodes a scalar at the end of `scalarBytes`, then keeps it as a new object or, when the
+    /// same bytes were stored before, drops it and returns the earlier object.
+    private mutating func addScalar(_ encode: (inout [UInt8]) -> Void) -> Int {
+        let start = scalarBytes.count
+        encode(&scalarBytes)
+        let hash = ScalarIndex.hash(scalarBytes, start..<scalarBytes.count)
+        let (existing, slot) = scalarIndex.find(hash: hash, start: start, bytes: scalarBytes, entries: entries)
+        if let existing {
+            scalarBytes.removeSubrange(start...)
+            return existing
+        }
+        entries.append(Entry(marker: 0, start: start, count: scalarBytes.count - start))
+        scalarIndex.insert(entries.count - 1, hash: hash, at: slot)
+        return entries.count - 1
+    }
+
+    func serialize() -> [UInt8] {
+        let referenceSize = byteWidth(holding: UInt64(entries.count))
+        var objectAreaSize = scalarBytes.count
+        for entry in entries where entry.marker != 0 {
+            objectAreaSize += 1 + lengthSize(entry.count) + entry.count * (entry.marker == 0xD0 ? 2 : 1) * referenceSize
+        }
+        let tableOffset = 8 + objectAreaSize
+        let offsetSize = byteWidth(holding: UInt64(tableOffset))
+        var out: [UInt8] = []
+        out.reserveCapacity(tableOffset + entries.count * offsetSize + BinaryTrailer.size)
+        out.append(contentsOf: "bplist00".utf8)
+        var offsets: [Int] = []
+        offsets.reserveCapacity(entries.count)
+        for entry in entries {
+            offsets.append(out.count)
+            if entry.marker == 0 {
+                out.append(contentsOf: scalarBytes[entry.start..<entry.start + entry.count])
+            } else {
+                ScalarEncoding.header(entry.marker, count: entry.count, into: &out)
+                let slots = entry.marker == 0xD0 ? 2 * entry.count : entry.count
+                for slot in entry.start..<entry.start + slots {
+                    appendUInt(UInt64(references[slot]), width: referenceSize, to: &out)
+                }
+            }
+        }
+        assert(out.count == tableOffset)
+        for offset in offsets { appendUInt(UInt64(offset), width: offsetSize, to: &out) }
+        out.append(contentsOf: repeatElement(0, count: 6))
+        out.append(UInt8(offsetSize))
+        out.append(UInt8(referenceSize))
+        appendUInt(UInt64(entries.count), width: 8, to: &out)
+        appendUInt(0, width: 8, to: &out)
+        appendUInt(UInt64(tableOffset), width: 8, to: &out)
+        return out
+    }
+}
+
+/// An open-addressing hash set of the scalar objects, keyed by their encoded bytes.
+private struct ScalarIndex {
+    // Invariant: each slot is 0 (empty) or `hash << 32 | (object + 1)`; at most half are full.
+    private var slots = [UInt64](repeating: 0, count: 1024)
+    private var count = 0
+
+    static func hash(_ bytes: [UInt8], _ range: Range<Int>) -> UInt32 {
+        var hasher = Hasher()
+        var index = range.lowerBound
+        while index + 8 <= range.upperBound {
+            var word: UInt64 = 0
+            for byte in bytes[index..<index + 8] { word = word << 8 | UInt64(byte) }
+            hasher.combine(word)
+            index += 8
+        }
+        var tail: UInt64 = 1
+        for byte in bytes[index..<range.upperBound] { tail = tail << 8 | UInt64(byte) }
+        hasher.combine(tail)
+        return UInt32(truncatingIfNeeded: hasher.finalize())
+    }
+
+    /// The object whose bytes equal `bytes[start...]`, or the empty slot where it belongs.
+    func find(
+        hash: UInt32, start: Int, bytes: [UInt8], entries: [ObjectTable.Entry]
+    ) -> (object: Int?, slot: Int) {
+        let mask = slots.count - 1
+        let length = bytes.count - start
+        var slot = Int(hash) & mask
+        while slots[slot] != 0 {
+            let stored = slots[slot]
+            if UInt32(truncatingIfNeeded: stored >> 32) == hash {
+                let object = Int(truncatingIfNeeded: stored & 0xFFFF_FFFF) - 1
+                let entry = entries[object]
+                if entry.count == length, bytes[entry.start..<entry.start + length] == bytes[start...] {
+                    return (object, slot)
+                }
+            }
+            slot = (slot + 1) & mask
+        }
+        return (nil, slot)
+    }
+
+    mutating func insert(_ object: Int, hash: UInt32, at slot: Int) {
+        slots[slot] = UInt64(hash) << 32 | UInt64(object + 1)
+        count += 1
+        guard 2 * count > slots.count else { return }
+        let old = slots
+        slots = [UInt64](repeating: 0, count: 2 * old.count)
+        let mask = slots.count - 1
+        for stored in old where stored != 0 {
+            var index = Int(truncatingIfNeeded: stored >> 32) & mask
+            while slots[index] != 0 { index = (index + 1) & mask }
+            slots[index] = stored
+        }
+    }
+}
+
+/// The byte encodings of scalar objects and object headers.
+enum ScalarEncoding {
+    static func scalar(_ value: Plist, into out: inout [UInt8]) {
+        switch value {
+        case .string(let string):
+            self.string(string, into: &out)
+        case .integer(let integer):
+            self.integer(integer, into: &out)
+        case .real(let real):
+            out.append(0x23)
+            appendUInt(real.bitPattern, width: 8, to: &out)
+        case .bool(let bool):
+            out.append(bool ? 0x09 : 0x08)
+        case .date(let date):
+            out.append(0x33)
+            appendUInt(date.timeIntervalSinceReferenceDate.bitPattern, width: 8, to: &out)
+        case .data(let data):
+            header(0x40, count: data.count, into: &out)
+            out.append(contentsOf: data)
+        case .uid(let uid):
+            let width = uid <= 0xFF ? 1 : uid <= 0xFFFF ? 2 : uid <= 0xFFFF_FFFF ? 4 : 8
+            out.append(0x80 | UInt8(width - 1))
+            appendUInt(uid, width: width, to: &out)
+        case .array, .dictionary:
+            preconditionFailure("containers are not scalars")
+        }
+    }
+
+    /// ASCII (0x5X) when every character is ASCII, else UTF-16BE (0x6X).
+    static func string(_ string: String, into out: inout [UInt8]) {
+        let start = out.count
+        out.append(0x50)
+        out.append(contentsOf: string.utf8)
+        var isASCII = true
+        for byte in out[(start + 1)...] where byte >= 0x80 {
+            isASCII = false
+            break
+        }
+        let count = out.count - start - 1
+        if isASCII, count < 0x0F {
+            out[start] = 0x50 | UInt8(count)
+            return
+        }
+        out.removeSubrange(start...)
+        if isASCII {
+            header(0x50, count: count, into: &out)
+            out.append(contentsOf: string.utf8)
+        } else {
+            header(0x60, count: string.utf16.count, into: &out)
+            for unit in string.utf16 {
+                out.append(UInt8(truncatingIfNeeded: unit >> 8))
+                out.append(UInt8(truncatingIfNeeded: unit))
+            }
+        }
+    }
+
+    static func integer(_ integer: PlistInteger, into out: inout [UInt8]) {
+        if let value = integer.uint64 {
+            if value > UInt64(Int64.max) {
+                out.append(0x14)
+                appendUInt(0, width: 8, to: &out)
+                appendUInt(value, width: 8, to: &out)
+            } else {
+                let width = value <= 0xFF ? 1 : value <= 0xFFFF ? 2 : value <= 0xFFFF_FFFF ? 4 : 8
+                out.append(0x10 | UInt8(width.trailingZeroBitCount))
+                appendUInt(value, width: width, to: &out)
+            }
+        } else {
+            out.append(0x13)
+            appendUInt(integer.bitPattern, width: 8, to: &out)
+        }
+    }
+
+    /// A marker with its count: in the low nibble below 15, else as a following integer object.
+    static func header(_ marker: UInt8, count: Int, into out: inout [UInt8]) {
+        if count < 0x0F {
+            out.append(marker | UInt8(count))
+        } else {
+            out.append(marker | 0x0F)
+            integer(PlistInteger(count), into: &out)
+        }
+    }
+}
+
+/// Bytes taken by the count after a marker (0 when it fits in the marker's low nibble).
+private func lengthSize(_ count: Int) -> Int {
+    count < 0x0F ? 0 : count <= 0xFF ? 2 : count <= 0xFFFF ? 3 : count <= 0xFFFF_FFFF ? 5 : 9
+}
+
+/// The fewest bytes (1...8) that hold `value`. (CoreFoundation requires the object count and
+/// the offset table's offset to fit in the reference and offset widths.)
+private func byteWidth(holding value: UInt64) -> Int {
+    max(1, (64 - value.leadingZeroBitCount + 7) / 8)
+}
+
+@inline(__always)
+private func appendUInt(_ value: UInt64, width: Int, to out: inout [UInt8]) {
+    var shift = 8 * (width - 1)
+    while shift >= 0 {
+        out.append(UInt8(truncatingIfNeeded: value >> UInt64(shift)))
+        shift -= 8
+    }
+}

@@ -1,0 +1,126 @@
+/// Why a property list could not be read or written, and where.
+///
+/// `description` is a complete one-line message that names the problem and its location, e.g.
+/// `byte 1042: object 17 is an integer, but dictionary keys must be strings`.
+public struct PlistError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// What went wrong.
+    public enum Kind: Hashable, Sendable {
+        /// The input has no bytes.
+        case emptyInput
+        /// The input is none of the property-list formats this package knows.
+        case unknownFormat
+        /// Reading or writing this format is not available yet.
+        case unsupportedFormat(PlistFormat, writing: Bool)
+        /// The input does not start with the binary magic `bplist`.
+        case badMagic
+        /// The binary header names a version other than `00`.
+        case unsupportedVersion(String)
+        /// The input ends before the structure it describes (`what` names the structure).
+        case truncated(what: String)
+        /// A trailer field holds an impossible value (`field` names it).
+        case invalidTrailer(field: String, value: UInt64)
+        /// The offset table does not end where the trailer starts.
+        case misplacedOffsetTable(tableOffset: UInt64, objectCount: UInt64, offsetSize: Int)
+        /// An offset-table entry points outside the object area.
+        case objectOffsetOutOfRange(object: Int, offset: UInt64)
+        /// An object reference names an object that does not exist.
+        case referenceOutOfRange(UInt64, objectCount: Int)
+        /// A byte that starts no known object type.
+        case invalidMarker(UInt8)
+        /// A length or count field that is not a valid non-negative integer.
+        case invalidLength
+        /// A count whose objects cannot fit in the input.
+        case lengthPastEnd(count: UInt64, unit: Int)
+        /// An integer or UID too large to represent.
+        case numberOutOfRange
+        /// An ASCII string object holds a byte above 0x7F.
+        case nonASCIIString
+        /// A UTF-16 string object holds an unpaired surrogate.
+        case invalidUTF16
+        /// A dictionary key that is not a string (`marker` is the key object's marker byte).
+        case nonStringKey(marker: UInt8)
+        /// A container that contains itself, directly or not.
+        case cycle(object: Int)
+        /// Containers nested deeper than the limit.
+        case tooDeep(limit: Int)
+        /// More values than the limit (shared references counted each time they are used).
+        case tooManyObjects(limit: Int)
+        /// A file could not be read or written (`reason` is the system's explanation).
+        case io(reason: String)
+    }
+
+    /// What went wrong.
+    public var kind: Kind
+    /// The byte offset in the input where the problem was found (0 when it concerns the whole input).
+    public var byteOffset: Int
+
+    /// An error of `kind` found at `byteOffset`.
+    public init(_ kind: Kind, at byteOffset: Int) {
+        self.kind = kind
+        self.byteOffset = byteOffset
+    }
+
+    /// The problem and its location on one line.
+    public var description: String {
+        switch kind {
+        case .emptyInput, .unknownFormat, .unsupportedFormat, .io: kind.message
+        default: "byte \(byteOffset): \(kind.message)"
+        }
+    }
+}
+
+extension PlistError.Kind {
+    /// A sentence that says what is wrong, without the location.
+    public var message: String {
+        switch self {
+        case .emptyInput:
+            "the input is empty"
+        case .unknownFormat:
+            "not a property list in any known format"
+        case .unsupportedFormat(let format, let writing):
+            "\(writing ? "writing" : "reading") \(format.name) property lists is not supported yet"
+        case .badMagic:
+            "not a binary property list (it does not start with \"bplist\")"
+        case .unsupportedVersion(let version):
+            "unsupported binary property list version \"\(version)\" (only \"00\" is known)"
+        case .truncated(let what):
+            "the input ends inside \(what)"
+        case .invalidTrailer(let field, let value):
+            "the trailer's \(field) is \(value), which is impossible"
+        case .misplacedOffsetTable(let tableOffset, let objectCount, let offsetSize):
+            "the offset table (\(objectCount) entries of \(offsetSize) bytes at byte \(tableOffset)) "
+                + "does not end where the trailer starts"
+        case .objectOffsetOutOfRange(let object, let offset):
+            "object \(object) is at byte \(offset), outside the object area"
+        case .referenceOutOfRange(let reference, let objectCount):
+            "reference to object \(reference), but there are only \(objectCount) objects"
+        case .invalidMarker(let marker):
+            "invalid object marker 0x\(hex(marker))"
+        case .invalidLength:
+            "invalid length: the count after a 0xF length nibble must be an integer object of 1, 2, 4 or 8 bytes"
+        case .lengthPastEnd(let count, let unit):
+            "a length of \(count) \(unit == 1 ? "bytes" : "items of \(unit) bytes") runs past the object area"
+        case .numberOutOfRange:
+            "integer out of range (property lists hold -2^63 through 2^64-1)"
+        case .nonASCIIString:
+            "an ASCII string object holds a byte above 0x7F"
+        case .invalidUTF16:
+            "a UTF-16 string object holds an unpaired surrogate"
+        case .nonStringKey(let marker):
+            "a dictionary key is not a string (marker 0x\(hex(marker)))"
+        case .cycle(let object):
+            "object \(object) contains itself (a reference cycle)"
+        case .tooDeep(let limit):
+            "containers are nested deeper than the limit of \(limit) (raise maxDepth to allow more)"
+        case .tooManyObjects(let limit):
+            "more than \(limit) values, counting shared references each time (raise maxObjects to allow more)"
+        case .io(let reason):
+            reason
+        }
+    }
+}
+
+private func hex(_ byte: UInt8) -> String {
+    let digits = String(byte, radix: 16, uppercase: true)
+    return digits.count == 1 ? "0" + digits : digits
+}

@@ -1,0 +1,99 @@
+/// A property-list encoding.
+public enum PlistFormat: String, Hashable, Sendable, CaseIterable {
+    /// Apple's binary format, `bplist00`.
+    case binary
+    /// Apple's XML format.
+    case xml
+    /// The old-style ASCII format of OpenStep, GNUstep and `.strings` files.
+    case openStep
+
+    /// The name used in messages: "binary", "XML", "OpenStep".
+    public var name: String {
+        switch self {
+        case .binary: "binary"
+        case .xml: "XML"
+        case .openStep: "OpenStep"
+        }
+    }
+
+    /// The format of `bytes`, judged from their first bytes; `nil` when they are empty or
+    /// start with no byte-order mark, whitespace or character a property list can start with.
+    ///
+    /// `bplist` means binary; `<?xml`, `<!DOCTYPE` or `<plist` (after an optional byte-order mark
+    /// and whitespace, in UTF-8, UTF-16 or UTF-32) means XML; other text means OpenStep.
+    public static func detect(_ bytes: Span<UInt8>) -> PlistFormat? {
+        if bytes.count >= 6, (0..<6).allSatisfy({ bytes[$0] == binaryMagic[$0] }) { return .binary }
+        let text = TextPrefix(bytes)
+        guard let first = text.firstNonWhitespace else { return nil }
+        if text.hasPrefix("<?xml", from: first) || text.hasPrefix("<!", from: first)
+            || text.hasPrefix("<plist", from: first)
+        {
+            return .xml
+        }
+        let value = first.scalar.value
+        return value < 0x20 || value == 0x7F || value == 0xFFFD ? nil : .openStep
+    }
+
+    /// The format of `bytes`, judged from their first bytes (see `detect(_:)` for spans).
+    public static func detect(_ bytes: [UInt8]) -> PlistFormat? { detect(bytes.span) }
+}
+
+private let binaryMagic: [UInt8] = Array("bplist".utf8)
+
+/// The first few characters of some text, decoded from UTF-8, UTF-16 or UTF-32 as the byte-order
+/// mark (or the pattern of zero bytes) says.
+private struct TextPrefix {
+    struct Character {
+        var scalar: Unicode.Scalar
+        var index: Int
+    }
+    private var scalars: [Unicode.Scalar] = []
+
+    init(_ bytes: Span<UInt8>) {
+        let limit = min(bytes.count, 256)
+        var raw: [UInt8] = []
+        raw.reserveCapacity(limit)
+        for i in 0..<limit { raw.append(bytes[i]) }
+        scalars = Self.decode(raw)
+    }
+
+    private static func decode(_ raw: [UInt8]) -> [Unicode.Scalar] {
+        func units(_ width: Int, bigEndian: Bool, skip: Int) -> [UInt32] {
+            stride(from: skip, to: raw.count - width + 1, by: width).map { start in
+                (0..<width).reduce(UInt32(0)) { value, i in
+                    value | UInt32(raw[start + i]) << (8 * (bigEndian ? width - 1 - i : i))
+                }
+            }
+        }
+        let b = raw + [1, 1, 1, 1]
+        let codeUnits: [UInt32]
+        let isUTF16: Bool
+        switch (b[0], b[1], b[2], b[3]) {
+        case (0x00, 0x00, 0xFE, 0xFF): (codeUnits, isUTF16) = (units(4, bigEndian: true, skip: 4), false)
+        case (0xFF, 0xFE, 0x00, 0x00): (codeUnits, isUTF16) = (units(4, bigEndian: false, skip: 4), false)
+        case (0xFE, 0xFF, _, _): (codeUnits, isUTF16) = (units(2, bigEndian: true, skip: 2), true)
+        case (0xFF, 0xFE, _, _): (codeUnits, isUTF16) = (units(2, bigEndian: false, skip: 2), true)
+        case (0x00, 0x00, 0x00, _): (codeUnits, isUTF16) = (units(4, bigEndian: true, skip: 0), false)
+        case (_, 0x00, 0x00, 0x00): (codeUnits, isUTF16) = (units(4, bigEndian: false, skip: 0), false)
+        case (0x00, _, _, _): (codeUnits, isUTF16) = (units(2, bigEndian: true, skip: 0), true)
+        case (_, 0x00, _, _): (codeUnits, isUTF16) = (units(2, bigEndian: false, skip: 0), true)
+        case (0xEF, 0xBB, 0xBF, _): return Array(String(decoding: raw.dropFirst(3), as: UTF8.self).unicodeScalars)
+        default: return Array(String(decoding: raw, as: UTF8.self).unicodeScalars)
+        }
+        if isUTF16 {
+            return Array(String(decoding: codeUnits.map { UInt16(truncatingIfNeeded: $0) }, as: UTF16.self).unicodeScalars)
+        }
+        return codeUnits.map { Unicode.Scalar($0) ?? "\u{FFFD}" }
+    }
+
+    var firstNonWhitespace: Character? {
+        guard let index = scalars.firstIndex(where: { !$0.properties.isWhitespace }) else { return nil }
+        return Character(scalar: scalars[index], index: index)
+    }
+
+    func hasPrefix(_ ascii: String, from start: Character) -> Bool {
+        let wanted = Array(ascii.unicodeScalars)
+        guard start.index + wanted.count <= scalars.count else { return false }
+        return zip(scalars[start.index...], wanted).allSatisfy { $0 == $1 }
+    }
+}

@@ -1,0 +1,27 @@
+/// Limits that keep reading untrusted input safe. The defaults suit any real file and keep a
+/// small machine safe from hostile ones; raise them for unusually large or deep files.
+public struct PlistReadOptions: Hashable, Sendable {
+    /// The deepest nesting of arrays and dictionaries accepted (the top container is depth 1).
+    public var maxDepth: Int
+    /// The most values accepted in the result, counting a value shared through references once
+    /// for every place it appears (this bounds files that describe huge trees in a few bytes).
+    public var maxObjects: Int
+
+    /// Options with the given limits.
+    public init(maxDepth: Int = 512, maxObjects: Int = 1 << 24) {
+        self.maxDepth = maxDepth
+        self.maxObjects = maxObjects
+    }
+}
+
+/// Options for writing.
+public struct PlistWriteOptions: Hashable, Sendable {
+    /// The deepest nesting of arrays and dictionaries written; deeper values are rejected rather
+    /// than written, since readers with the default limits would refuse them.
+    public var maxDepth: Int
+
+    /// Options with the given limits.
+    public init(maxDepth: Int = 512) {
+        self.maxDepth = maxDepth
+    }
+}

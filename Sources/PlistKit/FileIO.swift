@@ -1,0 +1,116 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import PlistCore
+
+/// Reading whole files (memory-mapped when large) and replacing files atomically, with errors
+/// that carry the system's reason. All pointer code of PlistKit lives here.
+enum FileIO {
+    /// Files at least this large are memory-mapped instead of copied into memory.
+    static let mapThreshold = 1 << 20
+
+    /// The contents of the file at `path`.
+    static func contents(ofFile path: String) throws(PlistError) -> Data {
+        let fd = unsafe open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw systemError() }
+        defer { close(fd) }
+        var info = stat()
+        guard unsafe fstat(fd, &info) == 0 else { throw systemError() }
+        let size = Int(info.st_size)
+        if (info.st_mode & S_IFMT) == S_IFREG, size >= mapThreshold {
+            // SAFETY: a private read-only mapping of `size` bytes, unmapped by Data's deallocator.
+            guard let base = unsafe mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0), unsafe base != MAP_FAILED else {
+                throw systemError()
+            }
+            return unsafe Data(bytesNoCopy: base, count: size, deallocator: .custom { pointer, count in
+                _ = unsafe munmap(pointer, count)
+            })
+        }
+        return try contents(ofDescriptor: fd)
+    }
+
+    /// Everything readable from `fd` (a pipe, a terminal or a small file).
+    static func contents(ofDescriptor fd: Int32) throws(PlistError) -> Data {
+        var data = Data()
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            // SAFETY: `read` writes at most `chunk.count` bytes into the array's own storage.
+            let count = unsafe chunk.withUnsafeMutableBytes { unsafe read(fd, $0.baseAddress, $0.count) }
+            if count == 0 { return data }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw systemError()
+            }
+            data.append(contentsOf: chunk[0..<count])
+        }
+    }
+
+    /// Replaces the file at `path` with `bytes`: they are written to a new file in the same
+    /// folder, flushed, given the old file's permissions, then renamed over `path`. If anything
+    /// fails, the old file is untouched and the temporary file removed. A symbolic link at
+    /// `path` is followed, so the file it points to is replaced and the link kept.
+    static func writeAtomically(_ bytes: [UInt8], to path: String) throws(PlistError) {
+        let target = try resolvingLink(path)
+        let folder = target.lastIndex(of: "/").map { String(target[...$0]) } ?? ""
+        let name = target.split(separator: "/").last.map(String.init) ?? target
+        var existing = stat()
+        let oldMode: mode_t? = unsafe stat(target, &existing) == 0 ? existing.st_mode & 0o7777 : nil
+
+        var temporary = ""
+        var fd: Int32 = -1
+        for _ in 0..<100 {
+            temporary = folder + ".\(name).\(UInt32.random(in: .min ... .max)).tmp"
+            fd = unsafe open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
+            if fd >= 0 || errno != EEXIST { break }
+        }
+        guard fd >= 0 else { throw systemError() }
+        var failure: PlistError?
+        if let oldMode, fchmod(fd, oldMode) != 0 { failure = systemError() }
+        if failure == nil { failure = writeAll(bytes, to: fd) }
+        if failure == nil, fsync(fd) != 0 { failure = systemError() }
+        if close(fd) != 0, failure == nil { failure = systemError() }
+        if failure == nil, unsafe rename(temporary, target) != 0 { failure = systemError() }
+        if let failure {
+            unsafe unlink(temporary)
+            throw failure
+        }
+    }
+
+    /// Writes all of `bytes` to `fd`; returns the error instead of throwing it.
+    static func writeAll(_ bytes: [UInt8], to fd: Int32) -> PlistError? {
+        var written = 0
+        while written < bytes.count {
+            // SAFETY: the pointer and count stay inside the array for the duration of the call.
+            let count = unsafe bytes.withUnsafeBytes { buffer in
+                unsafe write(fd, buffer.baseAddress! + written, buffer.count - written)
+            }
+            if count < 0 {
+                if errno == EINTR { continue }
+                return systemError()
+            }
+            written += count
+        }
+        return nil
+    }
+
+    private static func resolvingLink(_ path: String) throws(PlistError) -> String {
+        var info = stat()
+        guard unsafe lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFLNK else { return path }
+        guard let resolved = unsafe realpath(path, nil) else { throw systemError() }
+        defer { unsafe free(resolved) }
+        return unsafe String(cString: resolved)
+    }
+
+    private static func systemError() -> PlistError {
+        PlistError(.io(reason: unsafe String(cString: strerror(errno))), at: 0)
+    }
+}

@@ -1,0 +1,77 @@
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
+public import Foundation
+#endif
+
+extension Plist {
+    /// Reads a property list in any supported format, detected from its first bytes.
+    /// - Throws: `PlistError`: `.emptyInput`, `.unknownFormat`, `.unsupportedFormat` for a
+    ///   format not supported yet, or the reader's error with its location.
+    public init(bytes: Span<UInt8>, options: PlistReadOptions = .init()) throws(PlistError) {
+        switch try Self.format(of: bytes) {
+        case .binary: try self.init(binary: bytes, options: options)
+        case let format: throw PlistError(.unsupportedFormat(format, writing: false), at: 0)
+        }
+    }
+
+    /// Reads a property list in any supported format, detected from its first bytes.
+    /// - Throws: `PlistError` naming the problem and its location.
+    public init(bytes: [UInt8], options: PlistReadOptions = .init()) throws(PlistError) {
+        try self.init(bytes: bytes.span, options: options)
+    }
+
+    /// Reads a property list in any supported format, detected from its first bytes.
+    /// - Throws: `PlistError` naming the problem and its location.
+    public init(bytes data: Data, options: PlistReadOptions = .init()) throws(PlistError) {
+        try self.init(bytes: data.span, options: options)
+    }
+
+    /// Reads the property-list file at `path` (memory-mapped when large), in any supported format.
+    /// - Throws: `PlistError` with `.io` when the file cannot be read, else as `init(bytes:)`.
+    public init(contentsOf path: String, options: PlistReadOptions = .init()) throws(PlistError) {
+        try self.init(bytes: try FileIO.contents(ofFile: path), options: options)
+    }
+
+    /// The format of `bytes`, or the error that explains why there is none.
+    /// - Throws: `PlistError` with `.emptyInput` or `.unknownFormat`.
+    public static func format(of bytes: Span<UInt8>) throws(PlistError) -> PlistFormat {
+        guard !bytes.isEmpty else { throw PlistError(.emptyInput, at: 0) }
+        guard let format = PlistFormat.detect(bytes) else { throw PlistError(.unknownFormat, at: 0) }
+        return format
+    }
+
+    /// The value encoded in `format`.
+    /// - Throws: `PlistError`: `.unsupportedFormat` for a format not supported yet, or the
+    ///   writer's error (such as `.tooDeep`).
+    public func bytes(format: PlistFormat, options: PlistWriteOptions = .init()) throws(PlistError) -> [UInt8] {
+        switch format {
+        case .binary: try binaryBytes(options: options)
+        default: throw PlistError(.unsupportedFormat(format, writing: true), at: 0)
+        }
+    }
+
+    /// Writes the value in `format` to the file at `path`, atomically: the old file stays
+    /// intact unless the new one was written completely, and keeps its permissions.
+    /// - Throws: `PlistError` from encoding, or `.io` when the file cannot be written.
+    public func write(to path: String, format: PlistFormat, options: PlistWriteOptions = .init()) throws(PlistError) {
+        try FileIO.writeAtomically(try bytes(format: format, options: options), to: path)
+    }
+}
+
+extension Plist {
+    /// Reads a property list, in any supported format, from everything readable on the open
+    /// file descriptor `fd` (standard input is 0).
+    /// - Throws: `PlistError` with `.io` when reading fails, else as `init(bytes:)`.
+    public init(fileDescriptor fd: Int32, options: PlistReadOptions = .init()) throws(PlistError) {
+        try self.init(bytes: try FileIO.contents(ofDescriptor: fd), options: options)
+    }
+
+    /// Writes the value in `format` to the open file descriptor `fd` (standard output is 1).
+    /// - Throws: `PlistError` from encoding, or `.io` when writing fails.
+    public func write(toFileDescriptor fd: Int32, format: PlistFormat, options: PlistWriteOptions = .init())
+        throws(PlistError)
+    {
+        if let error = FileIO.writeAll(try bytes(format: format, options: options), to: fd) { throw error }
+    }
+}

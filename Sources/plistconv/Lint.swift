@@ -1,0 +1,34 @@
+import ArgumentParser
+import PlistKit
+
+/// `plistconv lint FILE...`: checks that each file is a valid property list.
+struct Lint: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Check that files are valid property lists.",
+        discussion: "Prints \"FILE: OK\" for each valid file; exits 1 if any file is not valid."
+    )
+
+    @Flag(name: .short, help: "Print nothing for valid files.")
+    var silent = false
+
+    @Argument(help: "Files to check, or - for standard input.")
+    var files: [String]
+
+    func validate() throws {
+        guard !files.isEmpty else { throw ValidationError("Name at least one file to check.") }
+    }
+
+    func run() throws {
+        var failed = false
+        for file in files {
+            do {
+                _ = try Terminal.readPlist(file)
+                if !silent { print("\(file): OK") }
+            } catch {
+                Terminal.report(error, file: file)
+                failed = true
+            }
+        }
+        if failed { throw ExitCode.failure }
+    }
+}

@@ -1,0 +1,44 @@
+import ArgumentParser
+import PlistKit
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Files and standard streams as the commands see them (`-` is standard input or output), and
+/// the one-line error report.
+enum Terminal {
+    static func readPlist(_ path: String) throws(PlistError) -> Plist {
+        if path == "-" { return try Plist(fileDescriptor: 0) }
+        return try Plist(contentsOf: path)
+    }
+
+    static func writePlist(_ plist: Plist, format: PlistFormat, to path: String) throws(PlistError) {
+        if path == "-" {
+            try plist.write(toFileDescriptor: 1, format: format)
+        } else {
+            try plist.write(to: path, format: format)
+        }
+    }
+
+    /// Runs `body`; if it fails, reports the error against `file` and exits with status 1.
+    static func reporting<T>(_ file: String, _ body: () throws(PlistError) -> T) throws -> T {
+        do {
+            return try body()
+        } catch {
+            report(error, file: file)
+            throw ExitCode.failure
+        }
+    }
+
+    /// Prints `plistconv: FILE: message` on standard error.
+    static func report(_ error: PlistError, file: String) {
+        let name = file == "-" ? "<stdin>" : file
+        var line = Array("plistconv: \(name): \(error)\n".utf8)
+        _ = unsafe line.withUnsafeMutableBytes { unsafe write(2, $0.baseAddress, $0.count) }
+    }
+}
