@@ -32,7 +32,12 @@ let package = Package(
             dependencies: ["PlistKit", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: settings
         ),
-        .target(name: "TestSupport", dependencies: ["PlistCore"], path: "Tests/TestSupport", swiftSettings: settings),
+        .target(
+            name: "TestSupport",
+            dependencies: ["PlistCore", .product(name: "OrderedCollections", package: "swift-collections")],
+            path: "Tests/TestSupport",
+            swiftSettings: settings
+        ),
         .testTarget(
             name: "PlistCoreTests",
             dependencies: [

@@ -3,7 +3,7 @@ public import FoundationEssentials
 #else
 public import Foundation
 #endif
-public import OrderedCollections
+@_exported public import OrderedCollections
 
 /// A property-list value: the one tree every reader produces and every writer consumes.
 ///
