@@ -1,0 +1,95 @@
+import Foundation
+import PlistKit
+import Testing
+
+/// Reading files (small and memory-mapped), atomic writes, and format dispatch.
+@Suite struct FileTests {
+    let folder: URL
+
+    init() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("plistkit-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    }
+
+    private func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
+
+    private func folderContents() throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+    }
+
+    @Test func writesAndReadsBackSmallAndLargeFiles() throws {
+        let small: Plist = ["name": "James", "kids": ["Nicolas", "Juliana"], "age": 40]
+        try small.write(to: path("small.plist"), format: .binary)
+        #expect(try Plist(contentsOf: path("small.plist")) == small)
+
+        let large = Plist.array((0..<300_000).map { .string("value \($0)") })
+        try large.write(to: path("large.plist"), format: .binary)
+        let size = try FileManager.default.attributesOfItem(atPath: path("large.plist"))[.size] as? Int ?? 0
+        #expect(size > 1 << 20, "large enough to be memory-mapped")
+        #expect(try Plist(contentsOf: path("large.plist")) == large)
+        #expect(try folderContents() == ["large.plist", "small.plist"])
+    }
+
+    @Test func replacingKeepsPermissionsAndLeavesNoTemporaryFile() throws {
+        let file = path("settings.plist")
+        FileManager.default.createFile(atPath: file, contents: Data("old".utf8), attributes: [.posixPermissions: 0o640])
+        try (["new": true] as Plist).write(to: file, format: .binary)
+        let attributes = try FileManager.default.attributesOfItem(atPath: file)
+        #expect(attributes[.posixPermissions] as? Int == 0o640)
+        #expect(try Plist(contentsOf: file) == ["new": true])
+        #expect(try folderContents() == ["settings.plist"])
+    }
+
+    @Test func aFailedWriteLeavesTheOldFileIntact() throws {
+        let file = path("keep.plist")
+        FileManager.default.createFile(atPath: file, contents: Data("old".utf8))
+        #expect(throws: PlistError(.unsupportedFormat(.xml, writing: true), at: 0)) {
+            try (["a": 1] as Plist).write(to: file, format: .xml)
+        }
+        var deep: Plist = 1
+        for _ in 0..<600 { deep = [deep] }
+        #expect(throws: PlistError(.tooDeep(limit: 512), at: 0)) { try deep.write(to: file, format: .binary) }
+        #expect(FileManager.default.contents(atPath: file) == Data("old".utf8))
+        #expect(try folderContents() == ["keep.plist"])
+    }
+
+    @Test func writingThroughASymbolicLinkReplacesItsTarget() throws {
+        let target = path("target.plist")
+        FileManager.default.createFile(atPath: target, contents: Data("old".utf8))
+        try FileManager.default.createSymbolicLink(atPath: path("link.plist"), withDestinationPath: target)
+        try (["via": "link"] as Plist).write(to: path("link.plist"), format: .binary)
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: path("link.plist")) == target)
+        #expect(try Plist(contentsOf: target) == ["via": "link"])
+    }
+
+    @Test func reportsSystemErrors() {
+        #expect(throws: PlistError(.io(reason: "No such file or directory"), at: 0)) {
+            try Plist(contentsOf: path("missing.plist"))
+        }
+        #expect(throws: PlistError(.io(reason: "No such file or directory"), at: 0)) {
+            try (["a": 1] as Plist).write(to: path("no/such/folder.plist"), format: .binary)
+        }
+        #expect(throws: PlistError(.io(reason: "Is a directory"), at: 0)) { try Plist(contentsOf: folder.path) }
+    }
+
+    @Test func readsFromAFileDescriptor() throws {
+        let file = path("fd.plist")
+        try (["fd": 3] as Plist).write(to: file, format: .binary)
+        let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: file))
+        defer { try? handle.close() }
+        #expect(try Plist(fileDescriptor: handle.fileDescriptor) == ["fd": 3])
+    }
+
+    @Test func dispatchesOnTheDetectedFormat() throws {
+        #expect(throws: PlistError(.emptyInput, at: 0)) { try Plist(bytes: [UInt8]()) }
+        #expect(throws: PlistError(.unknownFormat, at: 0)) { try Plist(bytes: [0x7F]) }
+        #expect(throws: PlistError(.unsupportedFormat(.xml, writing: false), at: 0)) {
+            try Plist(bytes: Array("<?xml version=\"1.0\"?><plist/>".utf8))
+        }
+        #expect(throws: PlistError(.unsupportedFormat(.openStep, writing: false), at: 0)) {
+            try Plist(bytes: Array("{ a = b; }".utf8))
+        }
+        let value: Plist = ["k": [1, 2]]
+        #expect(try Plist(bytes: Data(value.bytes(format: .binary))) == value)
+    }
+}
