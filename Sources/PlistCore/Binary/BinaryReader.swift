@@ -34,6 +34,17 @@ private struct ObjectDecoder {
     /// Per object: `unseen`, `inProgress`, or the index in `memo` plus one.
     var slots: [UInt32]
     var memo: [Decoded] = []
+    /// Per `memo` entry used as an ASCII dictionary key: the number of its text among all ASCII
+    /// key texts (equal texts share a number); -1 until first used as a key. ASCII strings are
+    /// equal exactly when their bytes are, so these numbers find repeated keys without hashing
+    /// every key of every dictionary a second time.
+    var keyNumbers: [Int32] = []
+    var keyNumberOfText: [String: Int32] = [:]
+    /// Per key number: the last dictionary (by `dictionaryCount`) that used it.
+    var keyLastSeen: [Int] = []
+    var dictionaryCount = 0
+    /// Reused buffer for transcoding UTF-16 strings.
+    var scratch: [UInt8] = []
 
     static let unseen: UInt32 = 0
     static let inProgress: UInt32 = .max
@@ -110,10 +121,7 @@ private struct ObjectDecoder {
     }
 
     private mutating func remember(_ value: Plist, _ ref: Int) -> Decoded {
-        let decoded = Decoded(value: value, weight: 1, height: 0)
-        memo.append(decoded)
-        slots[ref] = UInt32(memo.count)
-        return decoded
+        finish(Decoded(value: value, weight: 1, height: 0), ref)
     }
 
     /// The end of an object of `size` bytes after the marker at `offset`, if it ends inside
@@ -177,26 +185,40 @@ private struct ObjectDecoder {
         throw PlistError(.nonASCIIString, at: start + index)
     }
 
-    private func utf16String(_ bytes: Span<UInt8>, _ start: Int, _ count: Int) throws(PlistError) -> String {
-        var units: [UInt16] = []
-        units.reserveCapacity(count)
+    /// Transcodes big-endian UTF-16 to UTF-8 (in `scratch`, reused between strings), rejecting
+    /// unpaired surrogates.
+    private mutating func utf16String(_ bytes: Span<UInt8>, _ start: Int, _ count: Int) throws(PlistError) -> String {
+        scratch.removeAll(keepingCapacity: true)
         var position = start
-        for _ in 0..<count {
-            units.append(UInt16(bytes[position]) << 8 | UInt16(bytes[position + 1]))
-            position += 2
-        }
-        if let text = String(validating: units, as: UTF16.self) { return text }
-        var index = 0
-        while index < units.count {
-            if UTF16.isLeadSurrogate(units[index]), index + 1 < units.count, UTF16.isTrailSurrogate(units[index + 1]) {
-                index += 2
-            } else if UTF16.isLeadSurrogate(units[index]) || UTF16.isTrailSurrogate(units[index]) {
-                break
-            } else {
-                index += 1
+        let end = start + 2 * count
+        while position < end {
+            var scalar = UInt32(bytes[position]) << 8 | UInt32(bytes[position + 1])
+            if scalar < 0x80 {
+                scratch.append(UInt8(scalar))
+                position += 2
+                continue
             }
+            if scalar & 0xF800 == 0xD800 {
+                guard scalar < 0xDC00, position + 4 <= end else { throw PlistError(.invalidUTF16, at: position) }
+                let low = UInt32(bytes[position + 2]) << 8 | UInt32(bytes[position + 3])
+                guard low & 0xFC00 == 0xDC00 else { throw PlistError(.invalidUTF16, at: position) }
+                scalar = 0x10000 + ((scalar - 0xD800) << 10 | (low - 0xDC00))
+                position += 2
+            }
+            position += 2
+            if scalar < 0x800 {
+                scratch.append(UInt8(0xC0 | scalar >> 6))
+            } else if scalar < 0x10000 {
+                scratch.append(UInt8(0xE0 | scalar >> 12))
+                scratch.append(UInt8(0x80 | scalar >> 6 & 0x3F))
+            } else {
+                scratch.append(UInt8(0xF0 | scalar >> 18))
+                scratch.append(UInt8(0x80 | scalar >> 12 & 0x3F))
+                scratch.append(UInt8(0x80 | scalar >> 6 & 0x3F))
+            }
+            scratch.append(UInt8(0x80 | scalar & 0x3F))
         }
-        throw PlistError(.invalidUTF16, at: start + 2 * index)
+        return String(decoding: scratch, as: UTF8.self)
     }
 
     /// Reads the object reference at `position` and checks it names an existing object.
@@ -222,10 +244,25 @@ private struct ObjectDecoder {
         total.height = max(total.height, child.height + 1)
     }
 
-    private mutating func finish(_ container: Decoded, _ ref: Int) -> Decoded {
-        memo.append(container)
+    private mutating func finish(_ decoded: Decoded, _ ref: Int) -> Decoded {
+        memo.append(decoded)
+        keyNumbers.append(-1)
         slots[ref] = UInt32(memo.count)
-        return container
+        return decoded
+    }
+
+    /// The key number of the ASCII string object `ref` (already decoded, so remembered).
+    private mutating func keyNumber(of ref: Int, _ key: String) -> Int {
+        let entry = Int(slots[ref] - 1)
+        if keyNumbers[entry] < 0 {
+            let number = keyNumberOfText[key, default: Int32(keyLastSeen.count)]
+            if number == keyLastSeen.count {
+                keyNumberOfText[key] = number
+                keyLastSeen.append(-1)
+            }
+            keyNumbers[entry] = number
+        }
+        return Int(keyNumbers[entry])
     }
 
     private mutating func array(
@@ -253,7 +290,13 @@ private struct ObjectDecoder {
         try enter(ref, at: offset, depth: depth)
         let (count, start) = try length(bytes, marker, at: offset, unit: 2 * trailer.referenceSize)
         var total = Decoded(value: .bool(false), weight: 1, height: 1)
-        var entries = OrderedDictionary<String, Plist>(minimumCapacity: min(count, maxObjects))
+        var keys: [String] = []
+        keys.reserveCapacity(min(count, maxObjects))
+        var values: [Plist] = []
+        values.reserveCapacity(min(count, maxObjects))
+        dictionaryCount += 1
+        // Unique ASCII keys take the fast unchecked path; other keys are checked as inserted.
+        var needsCheckedInsertion = false
         var keyPosition = start
         var valuePosition = start + count * trailer.referenceSize
         for _ in 0..<count {
@@ -268,11 +311,26 @@ private struct ObjectDecoder {
             }
             let child = try object(bytes, try reference(bytes, at: valuePosition), depth: depth + 1)
             try add(child, to: &total, at: offset)
-            entries[key] = child.value
+            if keyMarker >> 4 == 0x5 {
+                let number = keyNumber(of: keyRef, key)
+                needsCheckedInsertion = needsCheckedInsertion || keyLastSeen[number] == dictionaryCount
+                keyLastSeen[number] = dictionaryCount
+            } else {
+                needsCheckedInsertion = true
+            }
+            keys.append(key)
+            values.append(child.value)
             keyPosition += trailer.referenceSize
             valuePosition += trailer.referenceSize
         }
-        total.value = .dictionary(entries)
+        // A later value for a repeated key replaces the earlier one; the key keeps its first position.
+        if needsCheckedInsertion {
+            var entries = OrderedDictionary<String, Plist>(minimumCapacity: keys.count)
+            for (key, value) in zip(keys, values) { entries[key] = value }
+            total.value = .dictionary(entries)
+        } else {
+            total.value = .dictionary(OrderedDictionary(uncheckedUniqueKeys: keys, values: values))
+        }
         return finish(total, ref)
     }
 }

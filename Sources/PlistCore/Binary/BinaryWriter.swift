@@ -231,10 +231,17 @@ enum ScalarEncoding {
             header(0x50, count: count, into: &out)
             out.append(contentsOf: string.utf8)
         } else {
-            header(0x60, count: string.utf16.count, into: &out)
-            for unit in string.utf16 {
-                out.append(UInt8(truncatingIfNeeded: unit >> 8))
-                out.append(UInt8(truncatingIfNeeded: unit))
+            var units = 0
+            for scalar in string.unicodeScalars { units += scalar.value < 0x10000 ? 1 : 2 }
+            header(0x60, count: units, into: &out)
+            for scalar in string.unicodeScalars {
+                var value = scalar.value
+                if value >= 0x10000 {
+                    value -= 0x10000
+                    appendUInt(UInt64(0xD800 | value >> 10), width: 2, to: &out)
+                    value = 0xDC00 | value & 0x3FF
+                }
+                appendUInt(UInt64(value), width: 2, to: &out)
             }
         }
     }
