@@ -47,7 +47,13 @@ let package = Package(
             swiftSettings: settings
         ),
         .testTarget(name: "PlistKitTests", dependencies: ["PlistKit", "TestSupport"], swiftSettings: settings),
-        .testTarget(name: "plistconvTests", dependencies: ["plistconv", "TestSupport"], swiftSettings: settings),
+        .testTarget(
+            name: "plistconvTests",
+            dependencies: [
+                "plistconv", "TestSupport", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: settings
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
