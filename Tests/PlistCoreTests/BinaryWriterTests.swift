@@ -54,9 +54,35 @@ import Testing
         #expect(read[3]?.string?.unicodeScalars.count == 2)
     }
 
-    @Test func containersAreNotShared() throws {
+    @Test func aContainerIsStoredOncePerInstance() throws {
         let inner: Plist = ["x"]
-        #expect(objectCount(try ([inner, inner] as Plist).binaryBytes()) == 4)
+        #expect(objectCount(try ([inner, inner] as Plist).binaryBytes()) == 3)
+        let separate: Plist = [["x"], ["x"], [:], ["k": 1], ["k": 1]]
+        // Equal containers built separately stay separate (as in CoreFoundation); empty ones are one.
+        #expect(objectCount(try separate.binaryBytes()) == 9)
+        #expect(try Plist(binary: separate.binaryBytes()) == separate)
+    }
+
+    @Test func aHugeTreeOfSharedContainersIsWrittenSmall() throws {
+        var value: Plist = "leaf"
+        for _ in 0..<100 { value = [value, ["k": value]] }
+        let bytes = try value.binaryBytes()
+        #expect(objectCount(bytes) == 202)  // 100 arrays, 100 dictionaries, "leaf", "k"
+        #expect(bytes.count < 2_000)
+        // The reader counts every use of a shared value, so this one is over its default limit.
+        let error = try #require(throws: PlistError.self) { try Plist(binary: bytes) }
+        #expect(error.kind == .tooManyObjects(limit: 1 << 24))
+        var small: Plist = "leaf"
+        for _ in 0..<10 { small = [small, ["k": small]] }
+        #expect(try Plist(binary: small.binaryBytes()) == small)
+    }
+
+    @Test func aSharedContainerIsCheckedForDepthWhereverItAppears() throws {
+        var inner: Plist = 1
+        for _ in 0..<5 { inner = [inner] }
+        let value: Plist = [inner, [[inner]]]
+        #expect(throws: PlistError(.tooDeep(limit: 7), at: 0)) { try value.binaryBytes(options: PlistWriteOptions(maxDepth: 7)) }
+        #expect(try Plist(binary: value.binaryBytes(options: PlistWriteOptions(maxDepth: 8))) == value)
     }
 
     @Test func usesTheSmallestReferenceAndOffsetWidths() throws {

@@ -9,9 +9,11 @@ import OrderedCollections
 ///
 /// Every scalar (string, number, date, data, UID, Boolean) is stored once however often it
 /// appears: scalars are encoded first and uniqued by their exact encoded bytes, so `-0.0` and
-/// `0.0`, or two Unicode spellings of the same text, stay distinct. Containers are written
-/// wherever they appear, as CoreFoundation does. Integers, lengths, object references and
-/// offsets use the fewest bytes that hold them, and the output depends only on the value.
+/// `0.0`, or two Unicode spellings of the same text, stay distinct. A container is stored once
+/// per instance, as CoreFoundation does: copies of one array or dictionary (which share
+/// storage, as the reader's shared references do) become one object, so a small file that
+/// describes a huge tree through shared references is written back just as small. Integers,
+/// lengths, object references and offsets use the fewest bytes that hold them.
 enum BinaryWriter {
     static func write(_ value: Plist, options: PlistWriteOptions) throws(PlistError) -> [UInt8] {
         var objects = ObjectTable(maxDepth: options.maxDepth)
@@ -39,33 +41,57 @@ private struct ObjectTable {
 
     init(maxDepth: Int) { self.maxDepth = maxDepth }
 
-    /// Adds `value` and everything in it; returns its object number.
-    mutating func add(_ value: Plist, depth: Int) throws(PlistError) -> Int {
+    /// Containers already added: their object number and how many levels of containers they hold.
+    var containers: [StorageIdentity: (object: Int, height: Int)] = [:]
+
+    /// Adds `value` and everything in it, found inside `depth` containers; returns its object
+    /// number and its height (0 for scalars).
+    mutating func add(_ value: Plist, depth: Int) throws(PlistError) -> (object: Int, height: Int) {
         switch value {
         case .array(let elements):
-            let (index, start) = try reserveContainer(0xA0, count: elements.count, slots: elements.count, depth: depth)
+            let identity = StorageIdentity(elements)
+            if let known = try known(identity, depth: depth) { return known }
+            let (object, start) = try reserveContainer(0xA0, count: elements.count, slots: elements.count, depth: depth)
+            var height = 1
             for (offset, element) in elements.enumerated() {
-                references[start + offset] = try add(element, depth: depth + 1)
+                let child = try add(element, depth: depth + 1)
+                references[start + offset] = child.object
+                height = max(height, child.height + 1)
             }
-            return index
+            containers[identity] = (object, height)
+            return (object, height)
         case .dictionary(let dictionary):
+            let identity = StorageIdentity(dictionary)
+            if let known = try known(identity, depth: depth) { return known }
             let count = dictionary.count
-            let (index, start) = try reserveContainer(0xD0, count: count, slots: 2 * count, depth: depth)
+            let (object, start) = try reserveContainer(0xD0, count: count, slots: 2 * count, depth: depth)
             for (offset, key) in dictionary.keys.enumerated() {
                 references[start + offset] = addScalar { ScalarEncoding.string(key, into: &$0) }
             }
+            var height = 1
             for (offset, element) in dictionary.values.enumerated() {
-                references[start + count + offset] = try add(element, depth: depth + 1)
+                let child = try add(element, depth: depth + 1)
+                references[start + count + offset] = child.object
+                height = max(height, child.height + 1)
             }
-            return index
+            containers[identity] = (object, height)
+            return (object, height)
         default:
-            return addScalar { ScalarEncoding.scalar(value, into: &$0) }
+            return (addScalar { ScalarEncoding.scalar(value, into: &$0) }, 0)
         }
+    }
+
+    /// The container with `identity` if it was added already, after checking that it is not
+    /// too deep where it appears now.
+    private func known(_ identity: StorageIdentity, depth: Int) throws(PlistError) -> (object: Int, height: Int)? {
+        guard let known = containers[identity] else { return nil }
+        guard depth + known.height <= maxDepth else { throw PlistError(.tooDeep(limit: maxDepth), at: 0) }
+        return known
     }
 
     private mutating func reserveContainer(
         _ marker: UInt8, count: Int, slots: Int, depth: Int
-    ) throws(PlistError) -> (index: Int, start: Int) {
+    ) throws(PlistError) -> (object: Int, start: Int) {
         guard depth < maxDepth else { throw PlistError(.tooDeep(limit: maxDepth), at: 0) }
         let start = references.count
         references.append(contentsOf: repeatElement(0, count: slots))
