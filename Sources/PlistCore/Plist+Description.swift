@@ -1,9 +1,10 @@
+import OrderedCollections
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import OrderedCollections
 
 extension Plist: CustomStringConvertible {
     /// The value in Swift literal syntax: `["name": "James", "kids": ["Nicolas"], "age": 40]`;

@@ -1,9 +1,10 @@
+import OrderedCollections
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import OrderedCollections
 extension Plist: Hashable {
     /// True when both hold the same content: reals and dates by exact bits, strings by exact
     /// UTF-8 bytes, dictionaries regardless of key order.

@@ -1,9 +1,10 @@
+@_exported public import OrderedCollections
+
 #if canImport(FoundationEssentials)
 public import FoundationEssentials
 #else
 public import Foundation
 #endif
-@_exported public import OrderedCollections
 
 /// A property-list value: the one tree every reader produces and every writer consumes.
 ///

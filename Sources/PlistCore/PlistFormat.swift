@@ -81,7 +81,8 @@ private struct TextPrefix {
         default: return Array(String(decoding: raw, as: UTF8.self).unicodeScalars)
         }
         if isUTF16 {
-            return Array(String(decoding: codeUnits.map { UInt16(truncatingIfNeeded: $0) }, as: UTF16.self).unicodeScalars)
+            return Array(
+                String(decoding: codeUnits.map { UInt16(truncatingIfNeeded: $0) }, as: UTF16.self).unicodeScalars)
         }
         return codeUnits.map { Unicode.Scalar($0) ?? "\u{FFFD}" }
     }

@@ -1,3 +1,5 @@
+import PlistCore
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -10,7 +12,6 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import PlistCore
 
 /// Reading whole files (memory-mapped when large) and replacing files atomically, with errors
 /// that carry the system's reason. All pointer code of PlistKit lives here.
@@ -31,9 +32,11 @@ enum FileIO {
             guard let base = unsafe mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0), unsafe base != MAP_FAILED else {
                 throw systemError()
             }
-            return unsafe Data(bytesNoCopy: base, count: size, deallocator: .custom { pointer, count in
-                _ = unsafe munmap(pointer, count)
-            })
+            return unsafe Data(
+                bytesNoCopy: base, count: size,
+                deallocator: .custom { pointer, count in
+                    _ = unsafe munmap(pointer, count)
+                })
         }
         return try contents(ofDescriptor: fd)
     }

@@ -28,7 +28,10 @@ import Testing
             ([0x12, 0xFF, 0xFF, 0xFF, 0xFF], 4_294_967_295),
             ([0x13, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFE], -2),
             ([0x13, 0x80, 0, 0, 0, 0, 0, 0, 0], .integer(PlistInteger(Int64.min))),
-            ([0x14] + [UInt8](repeating: 0, count: 8) + [UInt8](repeating: 0xFF, count: 8), .integer(PlistInteger(UInt64.max))),
+            (
+                [0x14] + [UInt8](repeating: 0, count: 8) + [UInt8](repeating: 0xFF, count: 8),
+                .integer(PlistInteger(UInt64.max))
+            ),
             ([0x14] + [UInt8](repeating: 0xFF, count: 16), -1),
             ([0x14] + [UInt8](repeating: 0, count: 15) + [7], 7),
         ]
@@ -103,9 +106,11 @@ import Testing
         #expect(try error([]) == PlistError(.emptyInput, at: 0))
         #expect(try error(Array("bpl".utf8)) == PlistError(.truncated(what: "the header"), at: 3))
         #expect(try error(Array("xplist00".utf8)) == PlistError(.badMagic, at: 0))
-        #expect(try error(Array("bplist10".utf8) + [UInt8](repeating: 0, count: 40))
-            == PlistError(.unsupportedVersion("10"), at: 6))
-        #expect(try error(Array("bplist00".utf8) + [0x08]) == PlistError(.truncated(what: "the 32-byte trailer"), at: 9))
+        #expect(
+            try error(Array("bplist10".utf8) + [UInt8](repeating: 0, count: 40))
+                == PlistError(.unsupportedVersion("10"), at: 6))
+        #expect(
+            try error(Array("bplist00".utf8) + [0x08]) == PlistError(.truncated(what: "the 32-byte trailer"), at: 9))
     }
 
     @Test func acceptsOtherMinorVersionsAsCoreFoundationDoes() throws {
@@ -122,29 +127,45 @@ import Testing
             change(&bytes)
             return bytes
         }
-        #expect(try error(with { $0[trailer + 6] = 9 }) == PlistError(.invalidTrailer(field: "offset size", value: 9), at: trailer + 6))
-        #expect(try error(with { $0[trailer + 7] = 0 })
-            == PlistError(.invalidTrailer(field: "object reference size", value: 0), at: trailer + 7))
-        #expect(try error(with { $0[trailer + 15] = 0 }) == PlistError(.invalidTrailer(field: "object count", value: 0), at: trailer + 8))
-        #expect(try error(with { $0[trailer + 23] = 1 }) == PlistError(.referenceOutOfRange(1, objectCount: 1), at: trailer + 16))
-        #expect(try error(with { $0[trailer + 31] = 8 }) == PlistError(.invalidTrailer(field: "offset table offset", value: 8), at: trailer + 24))
-        #expect(try error(with { $0[trailer + 31] = 10 })
-            == PlistError(.misplacedOffsetTable(tableOffset: 10, objectCount: 1, offsetSize: 1), at: trailer + 24))
+        #expect(
+            try error(with { $0[trailer + 6] = 9 })
+                == PlistError(.invalidTrailer(field: "offset size", value: 9), at: trailer + 6))
+        #expect(
+            try error(with { $0[trailer + 7] = 0 })
+                == PlistError(.invalidTrailer(field: "object reference size", value: 0), at: trailer + 7))
+        #expect(
+            try error(with { $0[trailer + 15] = 0 })
+                == PlistError(.invalidTrailer(field: "object count", value: 0), at: trailer + 8))
+        #expect(
+            try error(with { $0[trailer + 23] = 1 })
+                == PlistError(.referenceOutOfRange(1, objectCount: 1), at: trailer + 16))
+        #expect(
+            try error(with { $0[trailer + 31] = 8 })
+                == PlistError(.invalidTrailer(field: "offset table offset", value: 8), at: trailer + 24))
+        #expect(
+            try error(with { $0[trailer + 31] = 10 })
+                == PlistError(.misplacedOffsetTable(tableOffset: 10, objectCount: 1, offsetSize: 1), at: trailer + 24))
         let overflowing = with {
             $0[trailer + 6] = 8
             $0[trailer + 7] = 8
             $0[trailer + 8] = 0x20
         }
-        #expect(try error(overflowing) == PlistError(
-            .misplacedOffsetTable(tableOffset: 9, objectCount: 0x2000_0000_0000_0001, offsetSize: 8), at: trailer + 24))
+        #expect(
+            try error(overflowing)
+                == PlistError(
+                    .misplacedOffsetTable(tableOffset: 9, objectCount: 0x2000_0000_0000_0001, offsetSize: 8),
+                    at: trailer + 24))
     }
 
     @Test func rejectsMoreObjectsThanReferencesReach() throws {
         var builder = BinaryBuilder(objects: Array(repeating: [0x09], count: 256), offsetSize: 2)
         builder.referenceSize = 1
         let bytes = builder.bytes()
-        #expect(try error(bytes) == PlistError(
-            .invalidTrailer(field: "object count (more than 1-byte references reach)", value: 256), at: bytes.count - 24))
+        #expect(
+            try error(bytes)
+                == PlistError(
+                    .invalidTrailer(field: "object count (more than 1-byte references reach)", value: 256),
+                    at: bytes.count - 24))
     }
 
     @Test func rejectsOffsetsOutsideTheObjectArea() throws {
@@ -161,12 +182,18 @@ import Testing
     }
 
     @Test func rejectsObjectsThatRunIntoTheOffsetTable() throws {
-        #expect(try error(BinaryBuilder(objects: [[0x13, 0, 0]]).bytes()) == PlistError(.truncated(what: "an integer"), at: 8))
-        #expect(try error(BinaryBuilder(objects: [[0x55, 0x61]]).bytes()) == PlistError(.lengthPastEnd(count: 5, unit: 1), at: 8))
-        #expect(try error(BinaryBuilder(objects: [[0x6F, 0x12, 0xFF, 0xFF, 0xFF, 0xFF]]).bytes())
-            == PlistError(.lengthPastEnd(count: 0xFFFF_FFFF, unit: 2), at: 8))
-        #expect(try error(BinaryBuilder(objects: [[0x4F, 0x13] + [UInt8](repeating: 0xFF, count: 8)]).bytes())
-            == PlistError(.lengthPastEnd(count: .max, unit: 1), at: 8))
+        #expect(
+            try error(BinaryBuilder(objects: [[0x13, 0, 0]]).bytes())
+                == PlistError(.truncated(what: "an integer"), at: 8))
+        #expect(
+            try error(BinaryBuilder(objects: [[0x55, 0x61]]).bytes())
+                == PlistError(.lengthPastEnd(count: 5, unit: 1), at: 8))
+        #expect(
+            try error(BinaryBuilder(objects: [[0x6F, 0x12, 0xFF, 0xFF, 0xFF, 0xFF]]).bytes())
+                == PlistError(.lengthPastEnd(count: 0xFFFF_FFFF, unit: 2), at: 8))
+        #expect(
+            try error(BinaryBuilder(objects: [[0x4F, 0x13] + [UInt8](repeating: 0xFF, count: 8)]).bytes())
+                == PlistError(.lengthPastEnd(count: .max, unit: 1), at: 8))
         #expect(try error(BinaryBuilder(objects: [[0xAF, 0x14, 1]]).bytes()) == PlistError(.invalidLength, at: 9))
     }
 
@@ -177,8 +204,12 @@ import Testing
     }
 
     @Test func rejectsBadStrings() throws {
-        #expect(try error(BinaryBuilder(objects: [[0x53, 0x61, 0xC3, 0xA9]]).bytes()) == PlistError(.nonASCIIString, at: 10))
-        #expect(try error(BinaryBuilder(objects: [[0x62, 0x00, 0x61, 0xDC, 0x00]]).bytes()) == PlistError(.invalidUTF16, at: 11))
+        #expect(
+            try error(BinaryBuilder(objects: [[0x53, 0x61, 0xC3, 0xA9]]).bytes()) == PlistError(.nonASCIIString, at: 10)
+        )
+        #expect(
+            try error(BinaryBuilder(objects: [[0x62, 0x00, 0x61, 0xDC, 0x00]]).bytes())
+                == PlistError(.invalidUTF16, at: 11))
         #expect(try error(BinaryBuilder(objects: [[0x61, 0xD8, 0x3D]]).bytes()) == PlistError(.invalidUTF16, at: 9))
     }
 

@@ -10,27 +10,33 @@ import Testing
     /// Bytes Python's plistlib writes (`plistlib.dumps(v, fmt=FMT_BINARY, sort_keys=False)`):
     /// for these values, the same objects in the same order, so the same file.
     @Test func writesWhatPlistlibWritesForSimpleValues() throws {
-        #expect(hex(try (["a": 1] as Plist).binaryBytes())
-            == "62706c6973743030d1010251611001080b0d000000000000010100000000000000030000000000000000000000000000000f")
+        #expect(
+            hex(try (["a": 1] as Plist).binaryBytes())
+                == "62706c6973743030d1010251611001080b0d000000000000010100000000000000030000000000000000000000000000000f"
+        )
         let mixed: Plist = ["x", "x", true, -1, .integer(PlistInteger(UInt64.max)), 1.5, .data(Data([0, 1]))]
-        #expect(hex(try mixed.binaryBytes())
-            == "62706c6973743030a70101020304050651780913ffffffffffffffff140000000000000000ffffffffffffffff233ff8"
-            + "000000000000420001081012131c2d360000000000000101000000000000000700000000000000000000000000000039")
-        #expect(hex(try (["k": [["n": "\u{E9}"]]] as Plist).binaryBytes())
-            == "62706c6973743030d10102516ba103d10405516e6100e9080b0d0f12140000000000000101000000000000000600"
-            + "000000000000000000000000000017")
+        #expect(
+            hex(try mixed.binaryBytes())
+                == "62706c6973743030a70101020304050651780913ffffffffffffffff140000000000000000ffffffffffffffff233ff8"
+                + "000000000000420001081012131c2d360000000000000101000000000000000700000000000000000000000000000039")
+        #expect(
+            hex(try (["k": [["n": "\u{E9}"]]] as Plist).binaryBytes())
+                == "62706c6973743030d10102516ba103d10405516e6100e9080b0d0f12140000000000000101000000000000000600"
+                + "000000000000000000000000000017")
     }
 
-    @Test(arguments: [
-        (Plist(0), "1000"), (255, "10ff"), (256, "110100"), (65535, "11ffff"), (65536, "1200010000"),
-        (4_294_967_295, "12ffffffff"), (4_294_967_296, "130000000100000000"), (-1, "13ffffffffffffffff"),
-        (.integer(PlistInteger(Int64.max)), "137fffffffffffffff"),
-        (.integer(PlistInteger(UInt64(Int64.max) + 1)), "1400000000000000008000000000000000"),
-        (.uid(255), "80ff"), (.uid(256), "810100"), (.uid(65536), "8300010000"), (.uid(1 << 32), "870000000100000000"),
-        ("", "50"), ("abcdefghijklmno", "5f100f6162636465666768696a6b6c6d6e6f"), ("\u{E9}", "6100e9"),
-        ("\u{1F600}", "62d83dde00"), (.date(Date(timeIntervalSinceReferenceDate: 1)), "333ff0000000000000"),
-        (false, "08"), (true, "09"), (.data(Data()), "40"),
-    ] as [(Plist, String)])
+    @Test(
+        arguments: [
+            (Plist(0), "1000"), (255, "10ff"), (256, "110100"), (65535, "11ffff"), (65536, "1200010000"),
+            (4_294_967_295, "12ffffffff"), (4_294_967_296, "130000000100000000"), (-1, "13ffffffffffffffff"),
+            (.integer(PlistInteger(Int64.max)), "137fffffffffffffff"),
+            (.integer(PlistInteger(UInt64(Int64.max) + 1)), "1400000000000000008000000000000000"),
+            (.uid(255), "80ff"), (.uid(256), "810100"), (.uid(65536), "8300010000"),
+            (.uid(1 << 32), "870000000100000000"),
+            ("", "50"), ("abcdefghijklmno", "5f100f6162636465666768696a6b6c6d6e6f"), ("\u{E9}", "6100e9"),
+            ("\u{1F600}", "62d83dde00"), (.date(Date(timeIntervalSinceReferenceDate: 1)), "333ff0000000000000"),
+            (false, "08"), (true, "09"), (.data(Data()), "40"),
+        ] as [(Plist, String)])
     func encodesScalarsInTheirSmallestForm(value: Plist, encoding: String) throws {
         let bytes = try value.binaryBytes()
         #expect(hex(Array(bytes[8..<bytes.count - 33])) == encoding)
@@ -81,7 +87,9 @@ import Testing
         var inner: Plist = 1
         for _ in 0..<5 { inner = [inner] }
         let value: Plist = [inner, [[inner]]]
-        #expect(throws: PlistError(.tooDeep(limit: 7), at: 0)) { try value.binaryBytes(options: PlistWriteOptions(maxDepth: 7)) }
+        #expect(throws: PlistError(.tooDeep(limit: 7), at: 0)) {
+            try value.binaryBytes(options: PlistWriteOptions(maxDepth: 7))
+        }
         #expect(try Plist(binary: value.binaryBytes(options: PlistWriteOptions(maxDepth: 8))) == value)
     }
 
@@ -112,7 +120,9 @@ import Testing
         var value: Plist = 1
         for _ in 0..<6 { value = [value] }
         #expect(try Plist(binary: value.binaryBytes(options: PlistWriteOptions(maxDepth: 6))) == value)
-        #expect(throws: PlistError(.tooDeep(limit: 5), at: 0)) { try value.binaryBytes(options: PlistWriteOptions(maxDepth: 5)) }
+        #expect(throws: PlistError(.tooDeep(limit: 5), at: 0)) {
+            try value.binaryBytes(options: PlistWriteOptions(maxDepth: 5))
+        }
     }
 
     private func objectCount(_ bytes: [UInt8]) -> Int {

@@ -1,7 +1,7 @@
 import Foundation
 import PlistCore
-import Testing
 import TestSupport
+import Testing
 
 /// Every binary file of the shared corpus reads to exactly the oracle's value, keys in file
 /// order, and every invalid binary file is rejected with its specific error.
@@ -37,7 +37,8 @@ import TestSupport
             "byte 9: reference to object 18446744073709551615, but there are only 2 objects",
         "cpython__invalid-binary-invalid-utf-16.bplist": "byte 9: a UTF-16 string object holds an unpaired surrogate",
         "cpython__invalid-binary-non-hashable-key.bplist": "byte 11: a dictionary key is not a string (marker 0xA0)",
-        "cpython__invalid-binary-ref-size-0.bplist": "byte 20: the trailer's object reference size is 0, which is impossible",
+        "cpython__invalid-binary-ref-size-0.bplist":
+            "byte 20: the trailer's object reference size is 0, which is impossible",
         "cpython__invalid-binary-too-large-offset.bplist": "byte 9: object 0 is at byte 42, outside the object area",
         "cpython__invalid-binary-too-short-data.bplist": "byte 8: the input ends inside the 32-byte trailer",
         "ddplist__github-issue42.plist": "byte 82: the trailer's offset size is 118, which is impossible",
@@ -45,8 +46,10 @@ import TestSupport
         "ddplist__github-issue73-2.plist":
             "byte 6: unsupported binary property list version \"\u{DA}\" (only \"00\" is known)",
         "ddplist__github-issue73-6.plist": "byte 0: not a binary property list (it does not start with \"bplist\")",
-        "ddplist__github-issue74-crash-879b2aa0.bplist": "byte 163: the trailer's object count is 0, which is impossible",
-        "ddplist__github-issue75-crash-9f563bdd.bplist": "byte 140: the trailer's offset size is 116, which is impossible",
+        "ddplist__github-issue74-crash-879b2aa0.bplist":
+            "byte 163: the trailer's object count is 0, which is impossible",
+        "ddplist__github-issue75-crash-9f563bdd.bplist":
+            "byte 140: the trailer's offset size is 116, which is impossible",
         "ddplist__github-issue78.plist": "byte 404: reference to object 17592186044417, but there are only 1 objects",
         "ddplist__github-issue82-crash-f810b5e4.bplist":
             "byte 91: the trailer's object reference size is 136, which is impossible",

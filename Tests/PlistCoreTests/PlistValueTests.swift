@@ -60,13 +60,16 @@ import Testing
     }
 
     @Test func description() {
-        #expect(person.description == #"["name": "James", "kids": ["Nicolas", "Juliana"], "age": 40, "height": 1.8, "ok": true]"#)
+        #expect(
+            person.description
+                == #"["name": "James", "kids": ["Nicolas", "Juliana"], "age": 40, "height": 1.8, "ok": true]"#)
         let misc: Plist = [
             .date(Date(timeIntervalSinceReferenceDate: 0.5)), .data(Data([0, 15, 255])), .uid(3), [:], [],
             .date(Date(timeIntervalSinceReferenceDate: -3_187_296_000)), "quote\"\n",
         ]
-        #expect(misc.description
-            == #"[2001-01-01T00:00:00.5Z, <000fff>, UID(3), [:], [], 1900-01-01T00:00:00Z, "quote\"\n"]"#)
+        #expect(
+            misc.description
+                == #"[2001-01-01T00:00:00.5Z, <000fff>, UID(3), [:], [], 1900-01-01T00:00:00Z, "quote\"\n"]"#)
         #expect(Plist.data(Data(count: 40)).description == "<" + String(repeating: "00", count: 32) + "… (40 bytes)>")
         #expect(Plist.date(Date(timeIntervalSinceReferenceDate: .nan)).description == "Date(nan)")
     }
@@ -74,12 +77,13 @@ import Testing
 
 /// Format detection from the first bytes.
 @Suite struct FormatDetectionTests {
-    @Test(arguments: [
-        ("bplist00", PlistFormat.binary), ("bplist", .binary), ("<?xml version=\"1.0\"?>", .xml),
-        ("\u{FEFF}  \n<?xml", .xml), ("<!DOCTYPE plist>", .xml), ("<plist version=\"1.0\">", .xml),
-        ("{ a = b; }", .openStep), ("(1, 2)", .openStep), ("\"key\" = \"value\";", .openStep),
-        ("/* comment */ { }", .openStep), ("<0fbd>", .openStep),
-    ] as [(String, PlistFormat)])
+    @Test(
+        arguments: [
+            ("bplist00", PlistFormat.binary), ("bplist", .binary), ("<?xml version=\"1.0\"?>", .xml),
+            ("\u{FEFF}  \n<?xml", .xml), ("<!DOCTYPE plist>", .xml), ("<plist version=\"1.0\">", .xml),
+            ("{ a = b; }", .openStep), ("(1, 2)", .openStep), ("\"key\" = \"value\";", .openStep),
+            ("/* comment */ { }", .openStep), ("<0fbd>", .openStep),
+        ] as [(String, PlistFormat)])
     func detectsUTF8(text: String, format: PlistFormat) {
         #expect(PlistFormat.detect(Array(text.utf8)) == format)
     }
@@ -88,7 +92,8 @@ import Testing
         let xml = "<?xml version=\"1.0\"?>"
         let utf16LE: [UInt8] = [0xFF, 0xFE] + xml.utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
         let utf16BE: [UInt8] = [0xFE, 0xFF] + xml.utf16.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }
-        let utf32BE: [UInt8] = [0, 0, 0xFE, 0xFF] + xml.unicodeScalars.flatMap { [0, 0, 0, UInt8($0.value)] as [UInt8] }
+        let utf32BE: [UInt8] =
+            [0, 0, 0xFE, 0xFF] + xml.unicodeScalars.flatMap { [0, 0, 0, UInt8($0.value)] as [UInt8] }
         let utf16NoBOM: [UInt8] = "{ a = b; }".utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
         #expect(PlistFormat.detect(utf16LE) == .xml)
         #expect(PlistFormat.detect(utf16BE) == .xml)
@@ -96,7 +101,8 @@ import Testing
         #expect(PlistFormat.detect(utf16NoBOM) == .openStep)
     }
 
-    @Test(arguments: [[], [0x20, 0x0A], [0x7F], [0x08] + Array("bplist00".utf8), [0x00, 0x01, 0x00, 0x02]] as [[UInt8]])
+    @Test(
+        arguments: [[], [0x20, 0x0A], [0x7F], [0x08] + Array("bplist00".utf8), [0x00, 0x01, 0x00, 0x02]] as [[UInt8]])
     func recognizesNothingInJunk(bytes: [UInt8]) {
         #expect(PlistFormat.detect(bytes) == nil)
     }

@@ -1,5 +1,5 @@
-public import PlistCore
 import OrderedCollections
+public import PlistCore
 
 extension Plist {
     /// True when `self` and `other` are equal and every dictionary lists its keys in the same order.

@@ -1,9 +1,10 @@
+import OrderedCollections
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import OrderedCollections
 
 /// Reads `bplist00` bytes into a `Plist`, trusting nothing in the input.
 ///
@@ -88,7 +89,8 @@ private struct ObjectDecoder {
                 let bits = UInt32(truncatingIfNeeded: readUInt(bytes, at: offset + 1, width: 4))
                 return Decoded(value: .real(Double(Float(bitPattern: bits))), weight: 1, height: 0)
             case 0x23:
-                return Decoded(value: .real(Double(bitPattern: readUInt(bytes, at: end - 8, width: 8))), weight: 1, height: 0)
+                return Decoded(
+                    value: .real(Double(bitPattern: readUInt(bytes, at: end - 8, width: 8))), weight: 1, height: 0)
             default:
                 throw PlistError(.invalidMarker(marker), at: offset)
             }

@@ -48,7 +48,8 @@ struct BinaryTrailer {
         }
         guard referenceSize == 8 || objectCount < 1 << (8 * referenceSize) else {
             throw PlistError(
-                .invalidTrailer(field: "object count (more than \(referenceSize)-byte references reach)", value: objectCount),
+                .invalidTrailer(
+                    field: "object count (more than \(referenceSize)-byte references reach)", value: objectCount),
                 at: start + 8)
         }
         guard topObject < objectCount else {
@@ -65,7 +66,8 @@ struct BinaryTrailer {
         }
         guard offsetSize == 8 || tableOffset < 1 << (8 * offsetSize) else {
             throw PlistError(
-                .invalidTrailer(field: "offset table offset (beyond what \(offsetSize)-byte offsets reach)", value: tableOffset),
+                .invalidTrailer(
+                    field: "offset table offset (beyond what \(offsetSize)-byte offsets reach)", value: tableOffset),
                 at: start + 24)
         }
         guard objectCount <= UInt64(maxObjects) else {

@@ -15,7 +15,8 @@ enum ISO8601 {
         let secondOfDay = total - days * 86_400
         let (year, month, day) = civil(fromDays: days)
         guard (1...9999).contains(year) else { return nil }
-        var text = pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2) + "T" + pad(secondOfDay / 3600, 2) + ":"
+        var text =
+            pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2) + "T" + pad(secondOfDay / 3600, 2) + ":"
             + pad(secondOfDay / 60 % 60, 2) + ":" + pad(secondOfDay % 60, 2)
         let remainder = unix - whole
         if fraction, remainder > 0 {
