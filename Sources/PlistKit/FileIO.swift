@@ -105,12 +105,21 @@ enum FileIO {
         return nil
     }
 
+    /// The file a symbolic link at `path` points to (following chains of links, and naming the
+    /// missing file a dangling link points to), or `path` itself when it is not a link.
     private static func resolvingLink(_ path: String) throws(PlistError) -> String {
-        var info = stat()
-        guard unsafe lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFLNK else { return path }
-        guard let resolved = unsafe realpath(path, nil) else { throw systemError() }
-        defer { unsafe free(resolved) }
-        return unsafe String(cString: resolved)
+        var current = path
+        for _ in 0..<40 {
+            var info = stat()
+            guard unsafe lstat(current, &info) == 0, (info.st_mode & S_IFMT) == S_IFLNK else { return current }
+            var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+            let length = unsafe readlink(current, &buffer, buffer.count - 1)
+            guard length >= 0 else { throw systemError() }
+            let target = String(decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            let folder = current.lastIndex(of: "/").map { String(current[...$0]) } ?? ""
+            current = target.hasPrefix("/") ? target : folder + target
+        }
+        throw PlistError(.io(reason: "Too many levels of symbolic links"), at: 0)
     }
 
     private static func systemError() -> PlistError {

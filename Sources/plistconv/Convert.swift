@@ -19,10 +19,10 @@ struct Convert: ParsableCommand {
 
     func run() throws {
         let destination = output ?? input
-        let plist = try Terminal.reporting(input) { () throws(PlistError) in
+        let plist = try Terminal.reporting(input, isOutput: false) { () throws(PlistError) in
             try Terminal.readPlist(input)
         }
-        try Terminal.reporting(destination) { () throws(PlistError) in
+        try Terminal.reporting(destination, isOutput: true) { () throws(PlistError) in
             try Terminal.writePlist(plist, format: format.plistFormat, to: destination)
         }
     }

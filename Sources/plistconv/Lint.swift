@@ -14,18 +14,15 @@ struct Lint: ParsableCommand {
     @Argument(help: "Files to check, or - for standard input.")
     var files: [String]
 
-    func validate() throws {
-        guard !files.isEmpty else { throw ValidationError("Name at least one file to check.") }
-    }
-
     func run() throws {
         var failed = false
         for file in files {
+            let name = Terminal.displayName(file, isOutput: false)
             do {
                 _ = try Terminal.readPlist(file)
-                if !silent { print("\(file): OK") }
+                if !silent { print("\(name): OK") }
             } catch {
-                Terminal.report(error, file: file)
+                Terminal.report(error, file: name)
                 failed = true
             }
         }

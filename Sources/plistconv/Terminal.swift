@@ -25,19 +25,24 @@ enum Terminal {
         }
     }
 
-    /// Runs `body`; if it fails, reports the error against `file` and exits with status 1.
-    static func reporting<T>(_ file: String, _ body: () throws(PlistError) -> T) throws -> T {
+    /// Runs `body`; if it fails, reports the error against `file` (an output when `isOutput`)
+    /// and exits with status 1.
+    static func reporting<T>(_ file: String, isOutput: Bool, _ body: () throws(PlistError) -> T) throws -> T {
         do {
             return try body()
         } catch {
-            report(error, file: file)
+            report(error, file: displayName(file, isOutput: isOutput))
             throw ExitCode.failure
         }
     }
 
-    /// Prints `plistconv: FILE: message` on standard error.
-    static func report(_ error: PlistError, file: String) {
-        let name = file == "-" ? "<stdin>" : file
+    /// How a path is shown in messages: `-` is `<stdin>` or `<stdout>`.
+    static func displayName(_ path: String, isOutput: Bool) -> String {
+        path == "-" ? (isOutput ? "<stdout>" : "<stdin>") : path
+    }
+
+    /// Prints `plistconv: NAME: message` on standard error.
+    static func report(_ error: PlistError, file name: String) {
         var line = Array("plistconv: \(name): \(error)\n".utf8)
         _ = unsafe line.withUnsafeMutableBytes { unsafe write(2, $0.baseAddress, $0.count) }
     }

@@ -62,6 +62,13 @@ import Testing
         #expect(try Plist(contentsOf: target) == ["via": "link"])
     }
 
+    @Test func writingThroughADanglingLinkCreatesItsTarget() throws {
+        try FileManager.default.createSymbolicLink(atPath: path("dangling.plist"), withDestinationPath: "made.plist")
+        try (["made": true] as Plist).write(to: path("dangling.plist"), format: .binary)
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: path("dangling.plist")) == "made.plist")
+        #expect(try Plist(contentsOf: path("made.plist")) == ["made": true])
+    }
+
     @Test func reportsSystemErrors() {
         #expect(throws: PlistError(.io(reason: "No such file or directory"), at: 0)) {
             try Plist(contentsOf: path("missing.plist"))

@@ -1,0 +1,542 @@
+import ArgumentParser
+import Foundation
+import PlistCore
+import TestSupport
+import Testing
+
+@testable import plistconv
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The bytes of a corpus file.
+private func corpus(_ file: String) throws -> [UInt8] { try Paths.bytes(Paths.corpus.appendingPathComponent(file)) }
+
+/// What `plistconv -f binary` must write for `input`: the library's own encoding of its value.
+private func binaryOutput(for input: [UInt8]) throws -> [UInt8] { try Plist(binary: input).binaryBytes() }
+
+/// A small valid binary file holding every scalar type.
+private let smallFile = "binary/rustplist__binary.plist"
+/// The largest binary file (147 KB, more than a pipe buffer holds).
+private let largeFile = "binary/rustplist__binary_three_byte_integer_offset_table.plist"
+private let invalidUTF16 = "invalid/cpython__invalid-binary-invalid-utf-16.bplist"
+private let invalidUTF16Message = "byte 9: a UTF-16 string object holds an unpaired surrogate"
+private let xmlFile = "xml/corelibs__Info.plist"
+
+// MARK: - Converting
+
+@Suite struct ConvertProcessTests {
+    @Test func corpusAndExecutableArePresent() throws {
+        #expect(Corpus.validBinary.count >= 60, "expected the shared corpus at \(Paths.corpus.path)")
+        #expect(Corpus.invalidBinary.count >= 24)
+        _ = try Tool.location.get()
+    }
+
+    @Test(arguments: Corpus.validBinary)
+    func convertsEveryValidBinaryFile(entry: Corpus.Entry) throws {
+        let folder = try TempFolder()
+        defer { folder.remove() }
+        let input = try Paths.bytes(entry.url)
+        let out = folder.path("out.plist")
+        let run = try Tool.run(["-f", "binary", entry.url.path, out])
+        #expect(run.status == 0, "\(run)")
+        #expect(run.stderr == "")
+        #expect(run.stdout == [])
+        let written = try folder.read("out.plist")
+        #expect(try Plist(binary: written).isIdentical(to: try Plist(binary: input)), "\(entry.file): \(entry.note)")
+        #expect(written == (try binaryOutput(for: input)))
+        #expect(try folder.names() == ["out.plist"])
+    }
+
+    @Test(arguments: [["convert", "-f", "binary1"], ["--format", "binary"], ["convert", "--format", "binary1"]])
+    func spellingsOfTheCommand(prefix: [String]) throws {
+        let folder = try TempFolder()
+        defer { folder.remove() }
+        let input = try corpus(smallFile)
+        let inPath = try folder.write(input, to: "in.plist")
+        let run = try Tool.run(prefix + [inPath, folder.path("out.plist")])
+        #expect(run.status == 0, "\(run)")
+        #expect(run.stderr == "" && run.stdout == [])
+        #expect(try folder.read("out.plist") == (try binaryOutput(for: input)))
+        #expect(try folder.read("in.plist") == input, "the input is left alone when OUT is given")
+    }
+
+    /// Standard input to standard output through real pipes, with more bytes than a pipe buffer holds.
+    @Test(arguments: [largeFile, smallFile])
+    func stdinToStdout(file: String) throws {
+        let input = try corpus(file)
+        let run = try Tool.run(["-f", "binary", "-", "-"], stdin: input)
+        #expect(run.status == 0, "exit \(run.status), stderr \(run.stderr)")
+        #expect(run.stderr == "")
+        #expect(run.stdout == (try binaryOutput(for: input)))
+    }
+
+    /// Without OUT, `-` as input converts standard input to standard output.
+    @Test func stdinWithoutOutputGoesToStdout() throws {
+        let input = try corpus(smallFile)
+        let run = try Tool.run(["-f", "binary", "-"], stdin: input)
+        #expect(run.status == 0, "exit \(run.status), stderr \(run.stderr)")
+        #expect(run.stderr == "")
+        #expect(run.stdout == (try binaryOutput(for: input)))
+    }
+
+    @Test func fileToStdoutAndStdinToFile() throws {
+        let folder = try TempFolder()
+        defer { folder.remove() }
+        let input = try corpus(largeFile)
+        let expected = try binaryOutput(for: input)
+        let toStdout = try Tool.run(["-f", "binary", Paths.corpus.appendingPathComponent(largeFile).path, "-"])
+        #expect(toStdout.status == 0 && toStdout.stderr == "", "exit \(toStdout.status), stderr \(toStdout.stderr)")
+        #expect(toStdout.stdout == expected)
+
+        let fromStdin = try Tool.run(["-f", "binary", "-", folder.path("out.plist")], stdin: input)
+        #expect(fromStdin.status == 0, "\(fromStdin)")
+        #expect(fromStdin.stderr == "" && fromStdin.stdout == [])
+        #expect(try folder.read("out.plist") == expected)
+    }
+
+    @Test func convertsInPlace() throws {
+        let folder = try TempFolder()
+        defer { folder.remove() }
+        // A file whose bytes change when re-encoded, so that the rewrite is visible.
+        let entry = try #require(
+            try Corpus.validBinary.first {
+                try Paths.bytes($0.url) != (try binaryOutput(for: try Paths.bytes($0.url)))
+            },
+            "no corpus file changes when re-encoded")
+        let input = try Paths.bytes(entry.url)
+        let expected = try binaryOutput(for: input)
+        let path = try folder.write(input, to: "in place.plist")
+        let run = try Tool.run(["-f", "binary", path])
+        #expect(run.status == 0, "\(run)")
+        #expect(run.stderr == "" && run.stdout == [])
+        #expect(try folder.read("in place.plist") == expected)
+        #expect(try folder.names() == ["in place.plist"], "no temporary file is left behind")
+    }
+
+    /// Relative paths, and an output path without a folder part, resolve against the working directory.
+    @Test func relativePaths() throws {
+        let folder = try TempFolder()
+        defer { folder.remove() }
+        let input = try corpus(smallFile)
+        try folder.write(input, to: "in.plist")
+        let run = try Tool.run(["-f", "binary", "in.plist", "out.plist"], in: folder.url)
+        #expect(run.status == 0, "\(run)")
+        #expect(run.stderr == "")
+        #expect(try folder.read("out.plist") == (try binaryOutput(for: input)))
+        #expect(try folder.names() == ["in.plist", "out.plist"])
+    }
+}
+
+// MARK: - Conversion errors
+
+@Suite struct ConvertErrorTests {
+    /// Runs `plistconv -f binary IN OUT` (OUT in a fresh folder) and checks that it failed with
+    /// exactly `plistconv: <name>: <message>` and created no file.
+    private func expectFailure(input: String, named name: String? = nil, message: String) throws {
+        let folder = try TempFolder()
+        defer { folder.remove() }
+        let run = try Tool.run(["-f", "binary", input, folder.path("out.plist")])
+        #expect(run.status == 1, "\(run)")
+        #expect(run.stdout == [])
+        #expect(run.stderr == "plistconv: \(name ?? input): \(message)\n")
+        #expect(try folder.names() == [], "no output or temporary file")
+    }
+
+    @Test func missingInput() throws {
+        let folder = try TempFolder()
+        defer { folder.remove() }
+        try expectFailure(input: folder.path("missing.plist"), message: "No such file or directory")
+    }
+
+    @Test func emptyFile() throws {
+        let folder = try TempFolder()
+        defer { folder.remove() }
+        let path = try folder.write([], to: "empty.plist")
+        try expectFailure(input: path, message: "the input is empty")
+    }
+
+    @Test func emptyStdin() throws {
+        let run = try Tool.run(["-f", "binary", "-", "-"], stdin: [])
+        #expect(run.status == 1)
+        #expect(run.stdout == [])
+        #expect(run.stderr == "plistconv: <stdin>: the input is empty\n")
+    }
+
+    @Test func directoryAsInput() throws {
+        let folder = try TempFolder()
+        defer { folder.remove() }
+        try expectFailure(input: folder.url.path, message: "Is a directory")
+    }
+
+    @Test(arguments: [
+        (invalidUTF16, invalidUTF16Message),
+        (
+            "invalid/cpython__invalid-binary-non-hashable-key.bplist",
+            "byte 11: a dictionary key is not a string (marker 0xA0)"
+        ),
+        ("invalid/cpython__invalid-binary-too-short-data.bplist", "byte 8: the input ends inside the 32-byte trailer"),
+        ("invalid/ddplist__github-issue73-6.plist", "not a property list in any known format"),
+    ])
+    func invalidCorpusFile(file: String, message: String) throws {
+        try expectFailure(input: Paths.corpus.appendingPathComponent(file).path, message: message)
+    }
+
+    /// Every invalid binary file fails with one line naming the file and a located message.
+    @Test(arguments: Corpus.invalidBinary)
+    func everyInvalidBinaryFileFails(entry: Corpus.Entry) throws {
+        let run = try Tool.run(["-f", "binary", entry.url.path, "-"])
+        #expect(run.status == 1, "\(run)")
+        #expect(run.stdout == [])
+        let prefix = "plistconv: \(entry.url.path): "
+        #expect(run.stderr.hasPrefix(prefix), "\(run.stderr)")
+        #expect(run.stderr.hasSuffix("\n") && run.stderr.count(where: { $0 == "\n" }) == 1, "\(run.stderr)")
+        #expect(run.stderr.count > prefix.count + 1)
+    }
+
+    @Test func invalidStdinIsNamedStdin() throws {
+        let run = try Tool.run(["-f", "binary", "-", "-"], stdin: try corpus(invalidUTF16))
+        #expect(run.status == 1)
+        #expect(run.stdout == [])
+        #expect(run.stderr == "plistconv: <stdin>: \(invalidUTF16Message)\n")
+    }
+
+    @Test func xmlInputIsNotSupportedYet() throws {
+        try expectFailure(
+            input: Paths.corpus.appendingPathComponent(xmlFile).path,
+            message: "reading XML property lists is not supported yet")
+    }
+
+    @Test func openStepInputIsNotSupportedYet() throws {
+        let folder = try TempFolder()
+        defer { folder.remove() }
+        let path = try folder.write(Array("{ a = b; }".utf8), to: "in.plist")
+        try expectFailure(input: path, message: "reading OpenStep property lists is not supported yet")
+    }
+
+    @Test func bytesOfNoKnownFormat() throws {
+        let folder = try TempFolder()
+        defer { folder.remove() }
+        let path = try folder.write([0x00, 0x01, 0x02, 0x03], to: "in.plist")
+        try expectFailure(input: path, message: "not a property list in any known format")
+    }
+
+    @Test(arguments: [("xml", "XML"), ("xml1", "XML"), ("openstep", "OpenStep")])
+    func outputFormatNotSupportedYet(format: String, name: String) throws {
+        let folder = try TempFolder()
+        defer { folder.remove() }
+        let out = folder.path("out.plist")
+        let run = try Tool.run(["-f", format, Paths.corpus.appendingPathComponent(smallFile).path, out])
+        #expect(run.status == 1)
+        #expect(run.stdout == [])
+        #expect(run.stderr == "plistconv: \(out): writing \(name) property lists is not supported yet\n")
+        #expect(try folder.names() == [])
+    }
+
+    /// A failure to write standard output is reported against standard output, not standard input.
+    @Test func unsupportedOutputToStdoutNamesStdout() throws {
+        let run = try Tool.run(["-f", "xml", "-", "-"], stdin: try corpus(smallFile))
+        #expect(run.status == 1)
+        #expect(run.stdout == [])
+        #expect(run.stderr == "plistconv: <stdout>: writing XML property lists is not supported yet\n")
+    }
+
+    @Test func outputIntoAFileAsFolder() throws {
+        let folder = try TempFolder()
+        defer { folder.remove() }
+        try folder.write([1], to: "file")
+        let out = folder.path("file") + "/out.plist"
+        let run = try Tool.run(["-f", "binary", Paths.corpus.appendingPathComponent(smallFile).path, out])
+        #expect(run.status == 1)
+        #expect(run.stdout == [])
+        #expect(run.stderr == "plistconv: \(out): Not a directory\n")
+        #expect(try folder.names() == ["file"])
+        #expect(try folder.read("file") == [1])
+    }
+
+    @Test func outputInAMissingFolder() throws {
+        let folder = try TempFolder()
+        defer { folder.remove() }
+        let out = folder.path("missing") + "/out.plist"
+        let run = try Tool.run(["-f", "binary", Paths.corpus.appendingPathComponent(smallFile).path, out])
+        #expect(run.status == 1)
+        #expect(run.stderr == "plistconv: \(out): No such file or directory\n")
+        #expect(try folder.names() == [])
+    }
+
+    /// Root ignores permission bits, so this case only runs for other users.
+    @Test(.enabled(if: getuid() != 0, "permission checks do not apply to root"))
+    func unwritableOutputFolder() throws {
+        let folder = try TempFolder()
+        defer { folder.remove() }
+        let locked = folder.url.appendingPathComponent("locked")
+        try FileManager.default.createDirectory(at: locked, withIntermediateDirectories: false)
+        try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: locked.path)
+        defer { try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: locked.path) }
+        let out = locked.appendingPathComponent("out.plist").path
+        let run = try Tool.run(["-f", "binary", Paths.corpus.appendingPathComponent(smallFile).path, out])
+        #expect(run.status == 1)
+        #expect(run.stdout == [])
+        #expect(run.stderr == "plistconv: \(out): Permission denied\n")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: locked.path) == [])
+    }
+
+    @Test(.enabled(if: getuid() != 0, "permission checks do not apply to root"))
+    func unreadableInput() throws {
+        let folder = try TempFolder()
+        defer { folder.remove() }
+        let path = try folder.write(try corpus(smallFile), to: "in.plist", mode: 0o000)
+        let run = try Tool.run(["-f", "binary", path, "-"])
+        #expect(run.status == 1)
+        #expect(run.stdout == [])
+        #expect(run.stderr == "plistconv: \(path): Permission denied\n")
+    }
+}
+
+// MARK: - Replacing outputs
+
+@Suite struct AtomicOutputTests {
+    private let oldBytes: [UInt8] = Array("old contents, not a plist\n".utf8)
+
+    @Test(arguments: [
+        (["-f", "binary"], invalidUTF16, "%IN%: \(invalidUTF16Message)"),
+        (["-f", "xml"], smallFile, "%OUT%: writing XML property lists is not supported yet"),
+        (["-f", "openstep"], smallFile, "%OUT%: writing OpenStep property lists is not supported yet"),
+        (["-f", "binary"], xmlFile, "%IN%: reading XML property lists is not supported yet"),
+    ])
+    func failedConversionLeavesTheOldOutput(options: [String], file: String, message: String) throws {
+        let folder = try TempFolder()
+        defer { folder.remove() }
+        let out = try folder.write(oldBytes, to: "out.plist", mode: 0o640)
+        let input = Paths.corpus.appendingPathComponent(file).path
+        let run = try Tool.run(options + [input, out])
+        #expect(run.status == 1)
+        #expect(run.stdout == [])
+        let expected = message.replacingOccurrences(of: "%OUT%", with: out).replacingOccurrences(
+            of: "%IN%", with: input)
+        #expect(run.stderr == "plistconv: \(expected)\n")
+        #expect(try folder.read("out.plist") == oldBytes)
+        #expect(try folder.mode("out.plist") == 0o640)
+        #expect(try folder.names() == ["out.plist"], "no temporary file is left behind")
+    }
+
+    @Test(arguments: [["-f", "binary"], ["-f", "xml"]])
+    func failedInPlaceConversionLeavesTheFile(options: [String]) throws {
+        let folder = try TempFolder()
+        defer { folder.remove() }
+        let bytes = try corpus(options.last == "xml" ? smallFile : invalidUTF16)
+        let path = try folder.write(bytes, to: "file.plist")
+        let run = try Tool.run(options + [path])
+        #expect(run.status == 1)
+        #expect(run.stderr.hasPrefix("plistconv: \(path): "), "\(run.stderr)")
+        #expect(try folder.read("file.plist") == bytes)
+        #expect(try folder.names() == ["file.plist"])
+    }
+
+    /// Renaming over a folder fails after the temporary file was written; it must be removed.
+    @Test func failedRenameRemovesTheTemporaryFile() throws {
+        let folder = try TempFolder()
+        defer { folder.remove() }
+        let out = folder.url.appendingPathComponent("out.plist")
+        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: false)
+        let run = try Tool.run(["-f", "binary", Paths.corpus.appendingPathComponent(smallFile).path, out.path])
+        #expect(run.status == 1)
+        #expect(run.stdout == [])
+        #expect(run.stderr == "plistconv: \(out.path): Is a directory\n")
+        #expect(try folder.names() == ["out.plist"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out.path) == [])
+    }
+
+    @Test(arguments: [0o600, 0o640, 0o755, 0o444])
+    func overwriteKeepsPermissions(mode: Int) throws {
+        let folder = try TempFolder()
+        defer { folder.remove() }
+        let out = try folder.write(oldBytes, to: "out.plist", mode: mode)
+        let input = try corpus(smallFile)
+        let run = try Tool.run(["-f", "binary", Paths.corpus.appendingPathComponent(smallFile).path, out])
+        #expect(run.status == 0, "\(run)")
+        #expect(run.stderr == "")
+        #expect(try folder.read("out.plist") == (try binaryOutput(for: input)))
+        #expect(try folder.mode("out.plist") == mode)
+        #expect(try folder.names() == ["out.plist"])
+    }
+
+    @Test(arguments: ["target.plist", "%ABSOLUTE%"])
+    func writingThroughASymlinkReplacesTheTarget(destination: String) throws {
+        let folder = try TempFolder()
+        defer { folder.remove() }
+        try folder.write(oldBytes, to: "target.plist", mode: 0o600)
+        let linkDestination = destination == "%ABSOLUTE%" ? folder.path("target.plist") : destination
+        try FileManager.default.createSymbolicLink(
+            atPath: folder.path("link.plist"), withDestinationPath: linkDestination)
+        let input = try corpus(smallFile)
+        let run = try Tool.run([
+            "-f", "binary", Paths.corpus.appendingPathComponent(smallFile).path, folder.path("link.plist"),
+        ])
+        #expect(run.status == 0, "\(run)")
+        #expect(run.stderr == "")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: folder.path("link.plist")) == linkDestination)
+        #expect(try folder.read("target.plist") == (try binaryOutput(for: input)))
+        #expect(try folder.mode("target.plist") == 0o600)
+        #expect(try folder.names() == ["link.plist", "target.plist"])
+    }
+
+    @Test func inPlaceThroughASymlink() throws {
+        let folder = try TempFolder()
+        defer { folder.remove() }
+        let input = try corpus(smallFile)
+        try folder.write(input, to: "target.plist")
+        try FileManager.default.createSymbolicLink(
+            atPath: folder.path("link.plist"), withDestinationPath: "target.plist")
+        let run = try Tool.run(["-f", "binary", folder.path("link.plist")])
+        #expect(run.status == 0, "\(run)")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: folder.path("link.plist")) == "target.plist")
+        #expect(try folder.read("target.plist") == (try binaryOutput(for: input)))
+        #expect(try folder.names() == ["link.plist", "target.plist"])
+    }
+}
+
+// MARK: - Lint
+
+@Suite struct LintProcessTests {
+    private let good = Paths.corpus.appendingPathComponent(smallFile).path
+    private let good2 = Paths.corpus.appendingPathComponent(largeFile).path
+    private let bad = Paths.corpus.appendingPathComponent(invalidUTF16).path
+
+    @Test func validFilesPrintOK() throws {
+        let run = try Tool.run(["lint", good, good2])
+        #expect(run.status == 0)
+        #expect(run.stderr == "")
+        #expect(run.stdoutText == "\(good): OK\n\(good2): OK\n")
+    }
+
+    @Test func everyValidBinaryFileLints() throws {
+        let paths = Corpus.validBinary.map(\.url.path)
+        let run = try Tool.run(["lint"] + paths)
+        #expect(run.status == 0)
+        #expect(run.stderr == "")
+        #expect(run.stdoutText == paths.map { "\($0): OK\n" }.joined())
+    }
+
+    @Test func silentPrintsNothing() throws {
+        let run = try Tool.run(["lint", "-s", good, good2])
+        #expect(run.status == 0)
+        #expect(run.stderr == "")
+        #expect(run.stdout == [])
+    }
+
+    @Test(arguments: [false, true])
+    func oneBadFileAmongGoodOnes(silent: Bool) throws {
+        let run = try Tool.run(["lint"] + (silent ? ["-s"] : []) + [good, bad, good2])
+        #expect(run.status == 1)
+        #expect(run.stderr == "plistconv: \(bad): \(invalidUTF16Message)\n")
+        #expect(run.stdoutText == (silent ? "" : "\(good): OK\n\(good2): OK\n"))
+    }
+
+    @Test func everyBadFileGetsItsLineInOrder() throws {
+        let folder = try TempFolder()
+        defer { folder.remove() }
+        let empty = try folder.write([], to: "empty.plist")
+        let missing = folder.path("missing.plist")
+        let xml = Paths.corpus.appendingPathComponent(xmlFile).path
+        let run = try Tool.run(["lint", missing, good, empty, bad, xml])
+        #expect(run.status == 1)
+        #expect(run.stdoutText == "\(good): OK\n")
+        #expect(
+            run.stderr == """
+                plistconv: \(missing): No such file or directory
+                plistconv: \(empty): the input is empty
+                plistconv: \(bad): \(invalidUTF16Message)
+                plistconv: \(xml): reading XML property lists is not supported yet
+
+                """)
+    }
+
+    @Test func badStdin() throws {
+        let run = try Tool.run(["lint", "-"], stdin: try corpus(invalidUTF16))
+        #expect(run.status == 1)
+        #expect(run.stdout == [])
+        #expect(run.stderr == "plistconv: <stdin>: \(invalidUTF16Message)\n")
+    }
+
+    @Test func goodStdin() throws {
+        let run = try Tool.run(["lint", "-"], stdin: try corpus(largeFile))
+        #expect(run.status == 0)
+        #expect(run.stderr == "")
+        #expect(run.stdoutText == "<stdin>: OK\n")
+    }
+}
+
+// MARK: - Argument parsing
+
+@Suite struct ArgumentTests {
+    @Test(arguments: [
+        ("binary", OutputFormat.binary, PlistFormat.binary),
+        ("binary1", .binary1, .binary),
+        ("xml", .xml, .xml),
+        ("xml1", .xml1, .xml),
+        ("openstep", .openstep, .openStep),
+    ])
+    func formatNames(name: String, format: OutputFormat, plistFormat: PlistFormat) throws {
+        let command = try #require(try PlistConv.parseAsRoot(["-f", name, "in.plist"]) as? Convert)
+        #expect(command.format == format)
+        #expect(command.format.plistFormat == plistFormat)
+        #expect(command.input == "in.plist")
+        #expect(command.output == nil)
+    }
+
+    @Test func explicitConvertWithOutput() throws {
+        let command = try #require(
+            try PlistConv.parseAsRoot(["convert", "--format", "binary1", "-", "out.plist"]) as? Convert)
+        #expect(command.format == .binary1)
+        #expect(command.format.plistFormat == .binary)
+        #expect(command.input == "-")
+        #expect(command.output == "out.plist")
+    }
+
+    @Test func lintArguments() throws {
+        let command = try #require(try PlistConv.parseAsRoot(["lint", "-s", "a.plist", "-", "b.plist"]) as? Lint)
+        #expect(command.silent)
+        #expect(command.files == ["a.plist", "-", "b.plist"])
+        let loud = try #require(try PlistConv.parseAsRoot(["lint", "a.plist"]) as? Lint)
+        #expect(!loud.silent)
+    }
+
+    @Test(arguments: [
+        ["lint"], ["lint", "-s"], ["-f", "yaml", "in.plist"], ["in.plist"], ["-f", "binary"],
+        ["-f", "binary", "a", "b", "c"], ["lint", "-x", "a"],
+    ])
+    func parsingRejects(arguments: [String]) {
+        #expect(throws: (any Error).self) { try PlistConv.parseAsRoot(arguments) }
+    }
+
+    @Test func lintWithoutFilesIsAUsageError() throws {
+        let run = try Tool.run(["lint"])
+        #expect(run.status == 64)
+        #expect(run.stdout == [])
+        #expect(run.stderr.hasPrefix("Error: Missing expected argument '<files> ...'\n"), "\(run.stderr)")
+    }
+
+    @Test func unknownFormatIsAUsageError() throws {
+        let run = try Tool.run(["-f", "yaml", "in.plist"])
+        #expect(run.status == 64)
+        #expect(run.stdout == [])
+        let firstLine = run.stderr.split(separator: "\n").first.map(String.init)
+        #expect(
+            firstLine == "Error: The value 'yaml' is invalid for '-f <format>'. "
+                + "Please provide one of 'binary', 'binary1', 'xml', 'xml1' or 'openstep'.")
+    }
+
+    @Test(arguments: [["-f", "binary"], ["in.plist"], ["-f", "binary", "a", "b", "c"], ["lint", "-x", "a"]])
+    func otherUsageErrorsExit64(arguments: [String]) throws {
+        let run = try Tool.run(arguments)
+        #expect(run.status == 64, "\(run)")
+        #expect(run.stdout == [])
+        #expect(run.stderr.hasPrefix("Error: "), "\(run.stderr)")
+    }
+}
