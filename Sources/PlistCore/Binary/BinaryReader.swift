@@ -16,6 +16,7 @@ enum BinaryReader {
         let trailer = try BinaryTrailer(bytes, maxObjects: options.maxObjects)
         try trailer.validateOffsets(bytes)
         var decoder = ObjectDecoder(trailer: trailer, options: options)
+        decoder.countReferences(bytes)
         return try decoder.object(bytes, trailer.topObject, depth: 0).value
     }
 }
@@ -32,7 +33,9 @@ private struct ObjectDecoder {
     let trailer: BinaryTrailer
     let maxDepth: Int
     let maxObjects: Int
-    /// Per object: `unseen`, `inProgress`, or the index in `memo` plus one.
+    /// Per object: `unreferenced`, `referencedOnce`, `shared` (referenced more than once, not
+    /// decoded yet), `inProgress` (a container being decoded), or its index in `memo` plus one.
+    /// Only shared objects are remembered, so memory follows what the file really shares.
     var slots: [UInt32]
     var memo: [Decoded] = []
     /// Per `memo` entry used as an ASCII dictionary key: the number of its text among all ASCII
@@ -47,24 +50,50 @@ private struct ObjectDecoder {
     /// Reused buffer for transcoding UTF-16 strings.
     var scratch: [UInt8] = []
 
-    static let unseen: UInt32 = 0
+    static let unreferenced: UInt32 = 0
+    static let referencedOnce: UInt32 = .max - 2
+    static let shared: UInt32 = .max - 1
     static let inProgress: UInt32 = .max
 
     init(trailer: BinaryTrailer, options: PlistReadOptions) {
         self.trailer = trailer
         maxDepth = options.maxDepth
         maxObjects = options.maxObjects
-        slots = Array(repeating: Self.unseen, count: trailer.objectCount)
+        slots = Array(repeating: Self.unreferenced, count: trailer.objectCount)
+    }
+
+    /// Counts the references to each object (up to "more than once"), reading every container
+    /// whose length is valid; a container whose length is not is left to fail when decoded.
+    mutating func countReferences(_ bytes: Span<UInt8>) {
+        slots[trailer.topObject] = Self.referencedOnce
+        for object in 0..<trailer.objectCount {
+            let offset = trailer.offset(of: object, in: bytes)
+            let marker = bytes[offset]
+            let isDictionary = marker >> 4 == 0xD
+            guard isDictionary || marker >> 4 == 0xA || marker >> 4 == 0xC,
+                let (count, start) = try? length(
+                    bytes, marker, at: offset, unit: (isDictionary ? 2 : 1) * trailer.referenceSize)
+            else { continue }
+            var position = start
+            for _ in 0..<(isDictionary ? 2 * count : count) {
+                let ref = readUInt(bytes, at: position, width: trailer.referenceSize)
+                if ref < UInt64(trailer.objectCount) {
+                    let slot = slots[Int(ref)]
+                    slots[Int(ref)] = slot == Self.unreferenced ? Self.referencedOnce : Self.shared
+                }
+                position += trailer.referenceSize
+            }
+        }
     }
 
     /// Decodes object `ref` (already checked to be below the object count), found inside
     /// `depth` containers.
     mutating func object(_ bytes: Span<UInt8>, _ ref: Int, depth: Int) throws(PlistError) -> Decoded {
         let slot = slots[ref]
-        if slot != Self.unseen {
-            guard slot != Self.inProgress else {
-                throw PlistError(.cycle(object: ref), at: trailer.offset(of: ref, in: bytes))
-            }
+        if slot == Self.inProgress {
+            throw PlistError(.cycle(object: ref), at: trailer.offset(of: ref, in: bytes))
+        }
+        if slot != Self.unreferenced, slot < Self.referencedOnce {
             let shared = memo[Int(slot - 1)]
             guard depth + shared.height <= maxDepth else {
                 throw PlistError(.tooDeep(limit: maxDepth), at: trailer.offset(of: ref, in: bytes))
@@ -123,7 +152,7 @@ private struct ObjectDecoder {
     }
 
     private mutating func remember(_ value: Plist, _ ref: Int) -> Decoded {
-        finish(Decoded(value: value, weight: 1, height: 0), ref)
+        finish(Decoded(value: value, weight: 1, height: 0), ref, isShared: slots[ref] == Self.shared)
     }
 
     /// The end of an object of `size` bytes after the marker at `offset`, if it ends inside
@@ -232,10 +261,13 @@ private struct ObjectDecoder {
         return Int(ref)
     }
 
-    /// Marks `ref` as a container being decoded, after checking the depth.
-    private mutating func enter(_ ref: Int, at offset: Int, depth: Int) throws(PlistError) {
+    /// Marks `ref` as a container being decoded, after checking the depth; returns whether it
+    /// is shared.
+    private mutating func enter(_ ref: Int, at offset: Int, depth: Int) throws(PlistError) -> Bool {
         guard depth < maxDepth else { throw PlistError(.tooDeep(limit: maxDepth), at: offset) }
+        let isShared = slots[ref] == Self.shared
         slots[ref] = Self.inProgress
+        return isShared
     }
 
     /// Adds a child's weight and height to its container's, enforcing `maxObjects`.
@@ -246,31 +278,37 @@ private struct ObjectDecoder {
         total.height = max(total.height, child.height + 1)
     }
 
-    private mutating func finish(_ decoded: Decoded, _ ref: Int) -> Decoded {
+    /// Remembers a shared object; an object referenced once is not met again (invariant of
+    /// `countReferences`), so it is only marked as no longer in progress.
+    private mutating func finish(_ decoded: Decoded, _ ref: Int, isShared: Bool) -> Decoded {
+        guard isShared else {
+            slots[ref] = Self.referencedOnce
+            return decoded
+        }
         memo.append(decoded)
         keyNumbers.append(-1)
         slots[ref] = UInt32(memo.count)
         return decoded
     }
 
-    /// The key number of the ASCII string object `ref` (already decoded, so remembered).
+    /// The key number of the ASCII string `key` (object `ref`, already decoded).
     private mutating func keyNumber(of ref: Int, _ key: String) -> Int {
-        let entry = Int(slots[ref] - 1)
-        if keyNumbers[entry] < 0 {
-            let number = keyNumberOfText[key, default: Int32(keyLastSeen.count)]
-            if number == keyLastSeen.count {
-                keyNumberOfText[key] = number
-                keyLastSeen.append(-1)
-            }
-            keyNumbers[entry] = number
+        let slot = slots[ref]
+        let entry = slot != Self.unreferenced && slot < Self.referencedOnce ? Int(slot) - 1 : nil
+        if let entry, keyNumbers[entry] >= 0 { return Int(keyNumbers[entry]) }
+        let number = keyNumberOfText[key, default: Int32(keyLastSeen.count)]
+        if number == keyLastSeen.count {
+            keyNumberOfText[key] = number
+            keyLastSeen.append(-1)
         }
-        return Int(keyNumbers[entry])
+        if let entry { keyNumbers[entry] = number }
+        return Int(number)
     }
 
     private mutating func array(
         _ bytes: Span<UInt8>, _ ref: Int, _ marker: UInt8, at offset: Int, depth: Int
     ) throws(PlistError) -> Decoded {
-        try enter(ref, at: offset, depth: depth)
+        let isShared = try enter(ref, at: offset, depth: depth)
         let (count, start) = try length(bytes, marker, at: offset, unit: trailer.referenceSize)
         var total = Decoded(value: .bool(false), weight: 1, height: 1)
         var elements: [Plist] = []
@@ -283,13 +321,13 @@ private struct ObjectDecoder {
             position += trailer.referenceSize
         }
         total.value = .array(elements)
-        return finish(total, ref)
+        return finish(total, ref, isShared: isShared)
     }
 
     private mutating func dictionary(
         _ bytes: Span<UInt8>, _ ref: Int, _ marker: UInt8, at offset: Int, depth: Int
     ) throws(PlistError) -> Decoded {
-        try enter(ref, at: offset, depth: depth)
+        let isShared = try enter(ref, at: offset, depth: depth)
         let (count, start) = try length(bytes, marker, at: offset, unit: 2 * trailer.referenceSize)
         var total = Decoded(value: .bool(false), weight: 1, height: 1)
         var keys: [String] = []
@@ -333,6 +371,6 @@ private struct ObjectDecoder {
         } else {
             total.value = .dictionary(OrderedDictionary(uncheckedUniqueKeys: keys, values: values))
         }
-        return finish(total, ref)
+        return finish(total, ref, isShared: isShared)
     }
 }
