@@ -16,26 +16,28 @@ extension Data {
 
 /// The identity of a container's storage: equal for copies of one array or dictionary (which
 /// share storage until mutated), different for containers built separately. Only meaningful
-/// while the containers are alive.
+/// while the containers are alive; `nil` when the storage's address is not available.
 struct StorageIdentity: Hashable {
     private let isDictionary: Bool
     private let keys: UInt
     private let values: UInt
 
-    init(_ elements: [Plist]) {
+    init?(_ elements: [Plist]) {
+        guard let values = Self.address(elements) else { return nil }
         isDictionary = false
         keys = 0
-        values = Self.address(elements)
+        self.values = values
     }
 
-    init(_ entries: OrderedDictionary<String, Plist>) {
+    init?(_ entries: OrderedDictionary<String, Plist>) {
+        guard let keys = Self.address(entries.keys), let values = Self.address(entries.values) else { return nil }
         isDictionary = true
-        keys = Self.address(entries.keys)
-        values = Self.address(entries.values)
+        self.keys = keys
+        self.values = values
     }
 
-    private static func address<C: Collection>(_ collection: C) -> UInt {
+    private static func address<C: Collection>(_ collection: C) -> UInt? {
         // Only the address is kept, as a number; nothing is read or written through it.
-        collection.withContiguousStorageIfAvailable { UInt(bitPattern: $0.baseAddress) } ?? 0
+        collection.withContiguousStorageIfAvailable { UInt(bitPattern: $0.baseAddress) }
     }
 }

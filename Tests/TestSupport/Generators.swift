@@ -20,19 +20,26 @@ public struct PlistGenerator: Sendable {
         /// Whether every date is finite and within the years 1 to 9999 (NaN, infinite and far
         /// dates appear otherwise).
         public var calendarDatesOnly: Bool
+        /// Whether strings and keys may contain U+0000.
+        public var allowsNUL: Bool
 
-        public init(exoticNaNs: Bool, maxUID: UInt64, calendarDatesOnly: Bool) {
+        public init(exoticNaNs: Bool, maxUID: UInt64, calendarDatesOnly: Bool, allowsNUL: Bool) {
             self.exoticNaNs = exoticNaNs
             self.maxUID = maxUID
             self.calendarDatesOnly = calendarDatesOnly
+            self.allowsNUL = allowsNUL
         }
 
         /// Anything the value tree can hold.
-        public static let everything = Profile(exoticNaNs: true, maxUID: .max, calendarDatesOnly: false)
-        /// What every external oracle handles: text dumps keep no NaN payload or sign; Foundation
-        /// and libplist 2.2 read UIDs of at most 32 bits; Python's datetime and libplist's XML
-        /// dates cover only the years 1 to 9999.
-        public static let oracleSafe = Profile(exoticNaNs: false, maxUID: UInt64(UInt32.max), calendarDatesOnly: true)
+        public static let everything = Profile(
+            exoticNaNs: true, maxUID: .max, calendarDatesOnly: false, allowsNUL: true)
+        /// What CPython's plistlib and Foundation handle: text dumps keep no NaN payload or sign;
+        /// Foundation reads UIDs of at most 32 bits; Python's datetime covers only the years 1 to 9999.
+        public static let oracleSafe = Profile(
+            exoticNaNs: false, maxUID: UInt64(UInt32.max), calendarDatesOnly: true, allowsNUL: true)
+        /// `oracleSafe` without NUL characters, which libplist 2.2 mangles in strings (C strings).
+        public static let libplistSafe = Profile(
+            exoticNaNs: false, maxUID: UInt64(UInt32.max), calendarDatesOnly: true, allowsNUL: false)
     }
 
     public var profile: Profile
@@ -115,7 +122,7 @@ extension PlistGenerator {
             if !strings.isEmpty, Int.random(in: 0..<100, using: &rng) < 30 {
                 return strings.randomElement(using: &rng)!
             }
-            let key = Self.string(using: &rng)
+            let key = string(using: &rng)
             scalars.append(.string(key))
             return key
         }
@@ -127,7 +134,7 @@ extension PlistGenerator {
             }
             let value: Plist =
                 switch Int.random(in: 0..<8, using: &rng) {
-                case 0: .string(Self.string(using: &rng))
+                case 0: .string(string(using: &rng))
                 case 1: .integer(Self.integer(using: &rng))
                 case 2: .real(real(using: &rng))
                 case 3: .bool(Bool.random(using: &rng))
@@ -150,18 +157,19 @@ extension PlistGenerator {
         ]
 
         /// Up to four pieces: fixed edge cases and runs of random scalars of one Unicode range.
-        static func string(using rng: inout some RandomNumberGenerator) -> String {
+        func string(using rng: inout some RandomNumberGenerator) -> String {
             var result = ""
             for _ in 0..<Int.random(in: 0...4, using: &rng) {
                 if Bool.random(using: &rng) {
-                    result += stringPieces.randomElement(using: &rng)!
+                    result += Self.stringPieces.randomElement(using: &rng)!
                 } else {
-                    let range = scalarRanges.randomElement(using: &rng)!
+                    let range = Self.scalarRanges.randomElement(using: &rng)!
                     for _ in 0..<Int.random(in: 1...20, using: &rng) {
                         result.unicodeScalars.append(Unicode.Scalar(UInt32.random(in: range, using: &rng))!)
                     }
                 }
             }
+            if !settings.profile.allowsNUL { result.unicodeScalars.removeAll { $0 == "\u{0}" } }
             return result
         }
 

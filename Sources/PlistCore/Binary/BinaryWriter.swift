@@ -59,7 +59,7 @@ private struct ObjectTable {
                 references[start + offset] = child.object
                 height = max(height, child.height + 1)
             }
-            containers[identity] = (object, height)
+            if let identity { containers[identity] = (object, height) }
             return (object, height)
         case .dictionary(let dictionary):
             let identity = StorageIdentity(dictionary)
@@ -75,7 +75,7 @@ private struct ObjectTable {
                 references[start + count + offset] = child.object
                 height = max(height, child.height + 1)
             }
-            containers[identity] = (object, height)
+            if let identity { containers[identity] = (object, height) }
             return (object, height)
         default:
             return (addScalar { ScalarEncoding.scalar(value, into: &$0) }, 0)
@@ -84,8 +84,8 @@ private struct ObjectTable {
 
     /// The container with `identity` if it was added already, after checking that it is not
     /// too deep where it appears now.
-    private func known(_ identity: StorageIdentity, depth: Int) throws(PlistError) -> (object: Int, height: Int)? {
-        guard let known = containers[identity] else { return nil }
+    private func known(_ identity: StorageIdentity?, depth: Int) throws(PlistError) -> (object: Int, height: Int)? {
+        guard let identity, let known = containers[identity] else { return nil }
         guard depth + known.height <= maxDepth else { throw PlistError(.tooDeep(limit: maxDepth), at: 0) }
         return known
     }
