@@ -45,6 +45,8 @@ public struct PlistError: Error, Hashable, Sendable, CustomStringConvertible {
         case tooDeep(limit: Int)
         /// More values than the limit (shared references counted each time they are used).
         case tooManyObjects(limit: Int)
+        /// More string and data content than the limit (shared references counted each time they are used).
+        case tooMuchContent(limit: Int)
         /// A file could not be read or written (`reason` is the system's explanation).
         case io(reason: String)
     }
@@ -114,6 +116,9 @@ extension PlistError.Kind {
             "containers are nested deeper than the limit of \(limit) (raise maxDepth to allow more)"
         case .tooManyObjects(let limit):
             "more than \(limit) values, counting shared references each time (raise maxObjects to allow more)"
+        case .tooMuchContent(let limit):
+            "more than \(limit) bytes of string and data content, counting shared references each time "
+                + "(raise maxContentBytes to allow more)"
         case .io(let reason):
             reason
         }

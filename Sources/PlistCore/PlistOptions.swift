@@ -6,11 +6,16 @@ public struct PlistReadOptions: Hashable, Sendable {
     /// The most values accepted in the result, counting a value shared through references once
     /// for every place it appears (this bounds files that describe huge trees in a few bytes).
     public var maxObjects: Int
+    /// The most bytes of string and data content accepted in the result, counting a value shared
+    /// through references once for every place it appears (this bounds what a writer of another
+    /// format produces from a small file).
+    public var maxContentBytes: Int
 
     /// Options with the given limits.
-    public init(maxDepth: Int = 512, maxObjects: Int = 1 << 24) {
+    public init(maxDepth: Int = 512, maxObjects: Int = 1 << 24, maxContentBytes: Int = 1 << 30) {
         self.maxDepth = maxDepth
         self.maxObjects = maxObjects
+        self.maxContentBytes = maxContentBytes
     }
 }
 

@@ -102,6 +102,20 @@ import Testing
         #expect(leaves == 1)
     }
 
+    @Test func limitsTheContentSharedReferencesStandFor() throws {
+        var builder = BinaryBuilder(objects: [])
+        builder.objects = [
+            builder.container(0xA0, Array(repeating: 1, count: 100)), BinaryBuilder.ascii("fourteen bytes"),
+        ]
+        let bytes = builder.bytes()
+        #expect(try read(bytes, PlistReadOptions(maxContentBytes: 1400)).count == 100)
+        #expect(
+            try error(bytes, PlistReadOptions(maxContentBytes: 1399)) == PlistError(.tooMuchContent(limit: 1399), at: 8)
+        )
+        let data = BinaryBuilder(objects: [[0x4F, 0x10, 100] + [UInt8](repeating: 1, count: 100)]).bytes()
+        #expect(try error(data, PlistReadOptions(maxContentBytes: 99)) == PlistError(.tooMuchContent(limit: 99), at: 8))
+    }
+
     @Test func rejectsBadHeaders() throws {
         #expect(try error([]) == PlistError(.emptyInput, at: 0))
         #expect(try error(Array("bpl".utf8)) == PlistError(.truncated(what: "the header"), at: 3))

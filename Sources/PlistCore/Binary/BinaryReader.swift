@@ -24,15 +24,18 @@ enum BinaryReader {
 private struct Decoded {
     var value: Plist
     /// How many values this one stands for when expanded (itself and everything inside it).
-    var weight: Int
+    var weight = 1
     /// How many levels of containers it holds (0 for scalars).
-    var height: Int
+    var height = 0
+    /// How many bytes of string and data content it stands for when expanded.
+    var contentBytes = 0
 }
 
 private struct ObjectDecoder {
     let trailer: BinaryTrailer
     let maxDepth: Int
     let maxObjects: Int
+    let maxContentBytes: Int
     /// Per object: `unreferenced`, `referencedOnce`, `shared` (referenced more than once, not
     /// decoded yet), `inProgress` (a container being decoded), or its index in `memo` plus one.
     /// Only shared objects are remembered, so memory follows what the file really shares.
@@ -59,6 +62,7 @@ private struct ObjectDecoder {
         self.trailer = trailer
         maxDepth = options.maxDepth
         maxObjects = options.maxObjects
+        maxContentBytes = options.maxContentBytes
         slots = Array(repeating: Self.unreferenced, count: trailer.objectCount)
     }
 
@@ -105,21 +109,21 @@ private struct ObjectDecoder {
         switch marker >> 4 {
         case 0x0:
             switch marker {
-            case 0x08: return Decoded(value: .bool(false), weight: 1, height: 0)
-            case 0x09: return Decoded(value: .bool(true), weight: 1, height: 0)
+            case 0x08: return Decoded(value: .bool(false))
+            case 0x09: return Decoded(value: .bool(true))
             default: throw PlistError(.invalidMarker(marker), at: offset)
             }
         case 0x1:
-            return Decoded(value: .integer(try integer(bytes, marker, at: offset)), weight: 1, height: 0)
+            return Decoded(value: .integer(try integer(bytes, marker, at: offset)))
         case 0x2:
             let end = try end(of: marker == 0x22 ? 4 : 8, after: offset, what: "a real")
             switch marker {
             case 0x22:
                 let bits = UInt32(truncatingIfNeeded: readUInt(bytes, at: offset + 1, width: 4))
-                return Decoded(value: .real(Double(Float(bitPattern: bits))), weight: 1, height: 0)
+                return Decoded(value: .real(Double(Float(bitPattern: bits))))
             case 0x23:
                 return Decoded(
-                    value: .real(Double(bitPattern: readUInt(bytes, at: end - 8, width: 8))), weight: 1, height: 0)
+                    value: .real(Double(bitPattern: readUInt(bytes, at: end - 8, width: 8))))
             default:
                 throw PlistError(.invalidMarker(marker), at: offset)
             }
@@ -127,21 +131,22 @@ private struct ObjectDecoder {
             guard marker == 0x33 else { throw PlistError(.invalidMarker(marker), at: offset) }
             _ = try end(of: 8, after: offset, what: "a date")
             let seconds = Double(bitPattern: readUInt(bytes, at: offset + 1, width: 8))
-            return Decoded(value: .date(Date(timeIntervalSinceReferenceDate: seconds)), weight: 1, height: 0)
+            return Decoded(value: .date(Date(timeIntervalSinceReferenceDate: seconds)))
         case 0x4:
             let (count, start) = try length(bytes, marker, at: offset, unit: 1)
-            return remember(.data(Data(copying: bytes.extracting(start..<start + count))), ref)
+            return try remember(
+                .data(Data(copying: bytes.extracting(start..<start + count))), ref, contentBytes: count, at: offset)
         case 0x5:
             let (count, start) = try length(bytes, marker, at: offset, unit: 1)
-            return remember(.string(try asciiString(bytes, start, count)), ref)
+            return try remember(.string(try asciiString(bytes, start, count)), ref, contentBytes: count, at: offset)
         case 0x6:
             let (count, start) = try length(bytes, marker, at: offset, unit: 2)
-            return remember(.string(try utf16String(bytes, start, count)), ref)
+            return try remember(.string(try utf16String(bytes, start, count)), ref, contentBytes: 2 * count, at: offset)
         case 0x8:
             let width = Int(marker & 0x0F) + 1
             guard width <= 8 else { throw PlistError(.invalidMarker(marker), at: offset) }
             _ = try end(of: width, after: offset, what: "a UID")
-            return Decoded(value: .uid(readUInt(bytes, at: offset + 1, width: width)), weight: 1, height: 0)
+            return Decoded(value: .uid(readUInt(bytes, at: offset + 1, width: width)))
         case 0xA, 0xC:
             return try array(bytes, ref, marker, at: offset, depth: depth)
         case 0xD:
@@ -151,8 +156,13 @@ private struct ObjectDecoder {
         }
     }
 
-    private mutating func remember(_ value: Plist, _ ref: Int) -> Decoded {
-        finish(Decoded(value: value, weight: 1, height: 0), ref, isShared: slots[ref] == Self.shared)
+    private mutating func remember(
+        _ value: Plist, _ ref: Int, contentBytes: Int, at offset: Int
+    ) throws(PlistError) -> Decoded {
+        guard contentBytes <= maxContentBytes else {
+            throw PlistError(.tooMuchContent(limit: maxContentBytes), at: offset)
+        }
+        return finish(Decoded(value: value, contentBytes: contentBytes), ref, isShared: slots[ref] == Self.shared)
     }
 
     /// The end of an object of `size` bytes after the marker at `offset`, if it ends inside
@@ -270,12 +280,21 @@ private struct ObjectDecoder {
         return isShared
     }
 
-    /// Adds a child's weight and height to its container's, enforcing `maxObjects`.
+    /// Adds a child's weight, height and content to its container's, enforcing the limits.
     private func add(_ child: Decoded, to total: inout Decoded, at offset: Int) throws(PlistError) {
         let (weight, overflow) = total.weight.addingReportingOverflow(child.weight)
         guard !overflow, weight <= maxObjects else { throw PlistError(.tooManyObjects(limit: maxObjects), at: offset) }
+        try addContent(child.contentBytes, to: &total, at: offset)
         total.weight = weight
         total.height = max(total.height, child.height + 1)
+    }
+
+    private func addContent(_ contentBytes: Int, to total: inout Decoded, at offset: Int) throws(PlistError) {
+        let (sum, overflow) = total.contentBytes.addingReportingOverflow(contentBytes)
+        guard !overflow, sum <= maxContentBytes else {
+            throw PlistError(.tooMuchContent(limit: maxContentBytes), at: offset)
+        }
+        total.contentBytes = sum
     }
 
     /// Remembers a shared object; an object referenced once is not met again (invariant of
@@ -310,7 +329,7 @@ private struct ObjectDecoder {
     ) throws(PlistError) -> Decoded {
         let isShared = try enter(ref, at: offset, depth: depth)
         let (count, start) = try length(bytes, marker, at: offset, unit: trailer.referenceSize)
-        var total = Decoded(value: .bool(false), weight: 1, height: 1)
+        var total = Decoded(value: .bool(false), height: 1)
         var elements: [Plist] = []
         elements.reserveCapacity(min(count, maxObjects))
         var position = start
@@ -329,7 +348,7 @@ private struct ObjectDecoder {
     ) throws(PlistError) -> Decoded {
         let isShared = try enter(ref, at: offset, depth: depth)
         let (count, start) = try length(bytes, marker, at: offset, unit: 2 * trailer.referenceSize)
-        var total = Decoded(value: .bool(false), weight: 1, height: 1)
+        var total = Decoded(value: .bool(false), height: 1)
         var keys: [String] = []
         keys.reserveCapacity(min(count, maxObjects))
         var values: [Plist] = []
@@ -346,9 +365,11 @@ private struct ObjectDecoder {
             guard keyMarker >> 4 == 0x5 || keyMarker >> 4 == 0x6 else {
                 throw PlistError(.nonStringKey(marker: keyMarker), at: keyOffset)
             }
-            guard case .string(let key) = try object(bytes, keyRef, depth: depth + 1).value else {
+            let decodedKey = try object(bytes, keyRef, depth: depth + 1)
+            guard case .string(let key) = decodedKey.value else {
                 preconditionFailure("a 0x5X or 0x6X object decodes to a string")
             }
+            try addContent(decodedKey.contentBytes, to: &total, at: offset)
             let child = try object(bytes, try reference(bytes, at: valuePosition), depth: depth + 1)
             try add(child, to: &total, at: offset)
             if keyMarker >> 4 == 0x5 {
