@@ -26,7 +26,19 @@ let package = Package(
             dependencies: [.product(name: "OrderedCollections", package: "swift-collections")],
             swiftSettings: settings + [.strictMemorySafety(), .treatAllWarnings(as: .error)]
         ),
-        .target(name: "PlistKit", dependencies: ["PlistCore"], swiftSettings: settings + [.strictMemorySafety()]),
+        .systemLibrary(
+            name: "CLibXML2",
+            pkgConfig: "libxml-2.0",
+            providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]
+        ),
+        .target(
+            name: "PlistXML",
+            dependencies: ["PlistCore", "CLibXML2"],
+            swiftSettings: settings + [.strictMemorySafety()]
+        ),
+        .target(
+            name: "PlistKit", dependencies: ["PlistCore", "PlistXML"], swiftSettings: settings + [.strictMemorySafety()]
+        ),
         .executableTarget(
             name: "plistconv",
             dependencies: ["PlistKit", .product(name: "ArgumentParser", package: "swift-argument-parser")],
@@ -46,6 +58,8 @@ let package = Package(
             ],
             swiftSettings: settings
         ),
+        .testTarget(
+            name: "PlistXMLTests", dependencies: ["PlistCore", "PlistXML", "TestSupport"], swiftSettings: settings),
         .testTarget(name: "PlistKitTests", dependencies: ["PlistKit", "TestSupport"], swiftSettings: settings),
         .testTarget(
             name: "plistconvTests",

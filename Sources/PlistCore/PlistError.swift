@@ -1,7 +1,8 @@
 /// Why a property list could not be read or written, and where.
 ///
-/// `description` is a complete one-line message that names the problem and its location, e.g.
-/// `byte 1042: object 17 is an integer, but dictionary keys must be strings`.
+/// `description` is a complete one-line message that names the problem and its location: a
+/// byte offset for binary input (`byte 1042: a dictionary key is not a string (marker 0x10)`),
+/// a line and column for text (`3:14: <integer> holds "12x", which is not an integer`).
 public struct PlistError: Error, Hashable, Sendable, CustomStringConvertible {
     /// What went wrong.
     public enum Kind: Hashable, Sendable {
@@ -35,8 +36,10 @@ public struct PlistError: Error, Hashable, Sendable, CustomStringConvertible {
         case numberOutOfRange
         /// An ASCII string object holds a byte above 0x7F.
         case nonASCIIString
-        /// A UTF-16 string object holds an unpaired surrogate.
+        /// UTF-16 text (or a UTF-16 string object) holds an unpaired surrogate.
         case invalidUTF16
+        /// UTF-32 text holds a value that is not a Unicode scalar.
+        case invalidUTF32
         /// A dictionary key that is not a string (`marker` is the key object's marker byte).
         case nonStringKey(marker: UInt8)
         /// A container that contains itself, directly or not.
@@ -47,6 +50,26 @@ public struct PlistError: Error, Hashable, Sendable, CustomStringConvertible {
         case tooManyObjects(limit: Int)
         /// More string and data content than the limit (shared references counted each time they are used).
         case tooMuchContent(limit: Int)
+        /// The XML is not well-formed (`message` is the XML parser's).
+        case malformedXML(String)
+        /// An element that property lists do not have.
+        case unknownElement(String)
+        /// An element where it may not stand (inside a leaf such as `<string>`, a nested `<plist>`).
+        case misplacedElement(String, parent: String)
+        /// Text other than white space between elements.
+        case unexpectedText
+        /// A `<key>` with no value after it.
+        case keyWithoutValue(String)
+        /// A value in a dictionary where a `<key>` belongs.
+        case valueWithoutKey(element: String)
+        /// More than one value at the top level.
+        case multipleTopLevelValues
+        /// A document with no value in it.
+        case noValue
+        /// A leaf element whose text is not a valid value of its type.
+        case invalidValue(element: String, text: String)
+        /// A DTD internal subset or entity declaration, which property lists never need.
+        case dtdDeclaration
         /// A file could not be read or written (`reason` is the system's explanation).
         case io(reason: String)
     }
@@ -55,18 +78,22 @@ public struct PlistError: Error, Hashable, Sendable, CustomStringConvertible {
     public var kind: Kind
     /// The byte offset in the input where the problem was found (0 when it concerns the whole input).
     public var byteOffset: Int
+    /// The line and column (both from 1) in text input; `nil` for binary input.
+    public var position: TextPosition?
 
-    /// An error of `kind` found at `byteOffset`.
-    public init(_ kind: Kind, at byteOffset: Int) {
+    /// An error of `kind` found at `byteOffset` (and, in text, at `position`).
+    public init(_ kind: Kind, at byteOffset: Int, position: TextPosition? = nil) {
         self.kind = kind
         self.byteOffset = byteOffset
+        self.position = position
     }
 
     /// The problem and its location on one line.
     public var description: String {
+        if let position { return "\(position.line):\(position.column): \(kind.message)" }
         switch kind {
-        case .emptyInput, .unknownFormat, .unsupportedFormat, .io: kind.message
-        default: "byte \(byteOffset): \(kind.message)"
+        case .emptyInput, .unknownFormat, .unsupportedFormat, .io: return kind.message
+        default: return "byte \(byteOffset): \(kind.message)"
         }
     }
 }
@@ -107,7 +134,9 @@ extension PlistError.Kind {
         case .nonASCIIString:
             "an ASCII string object holds a byte above 0x7F"
         case .invalidUTF16:
-            "a UTF-16 string object holds an unpaired surrogate"
+            "invalid UTF-16: an unpaired surrogate"
+        case .invalidUTF32:
+            "invalid UTF-32: a value that is not a Unicode character"
         case .nonStringKey(let marker):
             "a dictionary key is not a string (marker 0x\(hex(marker)))"
         case .cycle(let object):
@@ -119,6 +148,26 @@ extension PlistError.Kind {
         case .tooMuchContent(let limit):
             "more than \(limit) bytes of string and data content, counting shared references each time "
                 + "(raise maxContentBytes to allow more)"
+        case .malformedXML(let message):
+            "malformed XML: \(message)"
+        case .unknownElement(let name):
+            "unknown element <\(name)>"
+        case .misplacedElement(let name, let parent):
+            "<\(name)> cannot stand inside <\(parent)>"
+        case .unexpectedText:
+            "text outside of any value element"
+        case .keyWithoutValue(let key):
+            "the key \(key.debugDescription) has no value"
+        case .valueWithoutKey(let element):
+            "<\(element)> in a dictionary where a <key> belongs"
+        case .multipleTopLevelValues:
+            "more than one value at the top level"
+        case .noValue:
+            "the document holds no value"
+        case .invalidValue(let element, let text):
+            "<\(element)> holds \(String(text.prefix(40)).debugDescription), which is not a valid \(element)"
+        case .dtdDeclaration:
+            "DTD declarations (internal subsets, entities) are not allowed in property lists"
         case .io(let reason):
             reason
         }
@@ -128,4 +177,18 @@ extension PlistError.Kind {
 private func hex(_ byte: UInt8) -> String {
     let digits = String(byte, radix: 16, uppercase: true)
     return digits.count == 1 ? "0" + digits : digits
+}
+
+/// A place in text input: line and column, both counted from 1 (columns in bytes).
+public struct TextPosition: Hashable, Sendable {
+    /// The line, from 1.
+    public var line: Int
+    /// The column, from 1.
+    public var column: Int
+
+    /// The position at `line`, `column`.
+    public init(line: Int, column: Int) {
+        self.line = line
+        self.column = column
+    }
 }

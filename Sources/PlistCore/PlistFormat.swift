@@ -26,7 +26,7 @@ public enum PlistFormat: String, Hashable, Sendable, CaseIterable {
         let text = TextPrefix(bytes)
         guard let first = text.firstNonWhitespace else { return nil }
         if text.hasPrefix("<?xml", from: first) || text.hasPrefix("<!", from: first)
-            || text.hasPrefix("<plist", from: first)
+            || xmlElements.contains(where: { text.hasPrefix($0, from: first) })
         {
             return .xml
         }
@@ -39,6 +39,13 @@ public enum PlistFormat: String, Hashable, Sendable, CaseIterable {
 }
 
 private let binaryMagic: [UInt8] = Array("bplist".utf8)
+
+/// Start tags an XML property list may begin with (CoreFoundation reads a value without the
+/// `<plist>` wrapper). None is OpenStep hex data, whose `<` is followed by hex digits only.
+private let xmlElements = [
+    "plist", "dict", "array", "string", "key", "integer", "real", "date", "data", "true", "false",
+]
+.flatMap { name in [">", "/", " ", "\t", "\r", "\n"].map { "<" + name + $0 } }
 
 /// The first few characters of some text, decoded from UTF-8, UTF-16 or UTF-32 as the byte-order
 /// mark (or the pattern of zero bytes) says.

@@ -24,9 +24,12 @@ public struct PlistWriteOptions: Hashable, Sendable {
     /// The deepest nesting of arrays and dictionaries written; deeper values are rejected rather
     /// than written, since readers with the default limits would refuse them.
     public var maxDepth: Int
+    /// XML: sort dictionary keys as Foundation does (the default), or keep each dictionary's own order.
+    public var sortsKeys: Bool = true
 
-    /// Options with the given limits.
-    public init(maxDepth: Int = 512) {
+    /// Options with the given limits and key order.
+    public init(maxDepth: Int = 512, sortsKeys: Bool = true) {
         self.maxDepth = maxDepth
+        self.sortsKeys = sortsKeys
     }
 }

@@ -11,6 +11,7 @@ extension Plist {
     public init(bytes: Span<UInt8>, options: PlistReadOptions = .init()) throws(PlistError) {
         switch try Self.format(of: bytes) {
         case .binary: try self.init(binary: bytes, options: options)
+        case .xml: try self.init(xml: bytes, options: options)
         case let format: throw PlistError(.unsupportedFormat(format, writing: false), at: 0)
         }
     }

@@ -1,1 +1,2 @@
 @_exported public import PlistCore
+@_exported public import PlistXML

@@ -35,7 +35,7 @@ import Testing
             "byte 34: the offset table (1 entries of 1 bytes at byte 18446744073709551615) does not end where the trailer starts",
         "cpython__invalid-binary-integer-overflow-in-reference-index.bplist":
             "byte 9: reference to object 18446744073709551615, but there are only 2 objects",
-        "cpython__invalid-binary-invalid-utf-16.bplist": "byte 9: a UTF-16 string object holds an unpaired surrogate",
+        "cpython__invalid-binary-invalid-utf-16.bplist": "byte 9: invalid UTF-16: an unpaired surrogate",
         "cpython__invalid-binary-non-hashable-key.bplist": "byte 11: a dictionary key is not a string (marker 0xA0)",
         "cpython__invalid-binary-ref-size-0.bplist":
             "byte 20: the trailer's object reference size is 0, which is impossible",

@@ -81,6 +81,8 @@ import Testing
         arguments: [
             ("bplist00", PlistFormat.binary), ("bplist", .binary), ("<?xml version=\"1.0\"?>", .xml),
             ("\u{FEFF}  \n<?xml", .xml), ("<!DOCTYPE plist>", .xml), ("<plist version=\"1.0\">", .xml),
+            ("<string>x</string>", .xml), ("<dict/>", .xml),
+            ("<true/>", .xml), ("<data>", .xml), ("<dad>", .openStep), ("<deadbeef>", .openStep),
             ("{ a = b; }", .openStep), ("(1, 2)", .openStep), ("\"key\" = \"value\";", .openStep),
             ("/* comment */ { }", .openStep), ("<0fbd>", .openStep),
         ] as [(String, PlistFormat)])

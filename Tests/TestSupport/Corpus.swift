@@ -34,6 +34,16 @@ public enum Corpus {
         !entry.file.hasPrefix("invalid/") && (try? Paths.bytes(entry.url).starts(with: Array("bplist".utf8))) == true
     }
 
+    /// Valid files in XML format that the oracle could read (from `xml/` and `keyed-archive/`).
+    public static let validXML: [Entry] = entries.filter { entry in
+        !entry.file.hasPrefix("invalid/") && (entry.format == "xml" || entry.file.hasPrefix("keyed-archive/"))
+            && (try? Paths.bytes(entry.url).starts(with: Array("bplist".utf8))) == false
+            && FileManager.default.fileExists(atPath: entry.expectedURL.path)
+    }
+
+    /// Invalid files the manifest labels XML.
+    public static let invalidXML: [Entry] = entries.filter { $0.file.hasPrefix("invalid/") && $0.format == "xml" }
+
     /// Invalid files the manifest labels binary.
     public static let invalidBinary: [Entry] = entries.filter { $0.file.hasPrefix("invalid/") && $0.format == "binary" }
 

@@ -25,8 +25,9 @@ private let smallFile = "binary/rustplist__binary.plist"
 /// The largest binary file (147 KB, more than a pipe buffer holds).
 private let largeFile = "binary/rustplist__binary_three_byte_integer_offset_table.plist"
 private let invalidUTF16 = "invalid/cpython__invalid-binary-invalid-utf-16.bplist"
-private let invalidUTF16Message = "byte 9: a UTF-16 string object holds an unpaired surrogate"
-private let xmlFile = "xml/corelibs__Info.plist"
+private let invalidUTF16Message = "byte 9: invalid UTF-16: an unpaired surrogate"
+private let badXMLFile = "invalid/rustplist__xml_error.plist"
+private let badXMLMessage = "17:2: malformed XML: expected '>'"
 
 // MARK: - Converting
 
@@ -51,6 +52,17 @@ private let xmlFile = "xml/corelibs__Info.plist"
         #expect(try Plist(binary: written).isIdentical(to: try Plist(binary: input)), "\(entry.file): \(entry.note)")
         #expect(written == (try binaryOutput(for: input)))
         #expect(try folder.names() == ["out.plist"])
+    }
+
+    @Test(arguments: Corpus.validXML)
+    func convertsEveryValidXMLFileToBinary(entry: Corpus.Entry) throws {
+        let folder = try TempFolder()
+        defer { folder.remove() }
+        let run = try Tool.run(["-f", "binary", entry.url.path, folder.path("out.plist")])
+        #expect(run.status == 0, "\(run)")
+        #expect(run.stderr == "" && run.stdout == [])
+        let written = try Plist(binary: try folder.read("out.plist"))
+        #expect(written.isIdentical(to: try Corpus.expected(entry)), "\(entry.file): \(entry.note)")
     }
 
     @Test(arguments: [["convert", "-f", "binary1"], ["--format", "binary"], ["convert", "--format", "binary1"]])
@@ -206,10 +218,8 @@ private let xmlFile = "xml/corelibs__Info.plist"
         #expect(run.stderr == "plistconv: <stdin>: \(invalidUTF16Message)\n")
     }
 
-    @Test func xmlInputIsNotSupportedYet() throws {
-        try expectFailure(
-            input: Paths.corpus.appendingPathComponent(xmlFile).path,
-            message: "reading XML property lists is not supported yet")
+    @Test func invalidXMLInputIsReportedWithLineAndColumn() throws {
+        try expectFailure(input: Paths.corpus.appendingPathComponent(badXMLFile).path, message: badXMLMessage)
     }
 
     @Test func openStepInputIsNotSupportedYet() throws {
@@ -307,7 +317,7 @@ private let xmlFile = "xml/corelibs__Info.plist"
         (["-f", "binary"], invalidUTF16, "%IN%: \(invalidUTF16Message)"),
         (["-f", "xml"], smallFile, "%OUT%: writing XML property lists is not supported yet"),
         (["-f", "openstep"], smallFile, "%OUT%: writing OpenStep property lists is not supported yet"),
-        (["-f", "binary"], xmlFile, "%IN%: reading XML property lists is not supported yet"),
+        (["-f", "binary"], badXMLFile, "%IN%: \(badXMLMessage)"),
     ])
     func failedConversionLeavesTheOldOutput(options: [String], file: String, message: String) throws {
         let folder = try TempFolder()
@@ -443,7 +453,7 @@ private let xmlFile = "xml/corelibs__Info.plist"
         defer { folder.remove() }
         let empty = try folder.write([], to: "empty.plist")
         let missing = folder.path("missing.plist")
-        let xml = Paths.corpus.appendingPathComponent(xmlFile).path
+        let xml = Paths.corpus.appendingPathComponent(badXMLFile).path
         let run = try Tool.run(["lint", missing, good, empty, bad, xml])
         #expect(run.status == 1)
         #expect(run.stdoutText == "\(good): OK\n")
@@ -452,7 +462,7 @@ private let xmlFile = "xml/corelibs__Info.plist"
                 plistconv: \(missing): No such file or directory
                 plistconv: \(empty): the input is empty
                 plistconv: \(bad): \(invalidUTF16Message)
-                plistconv: \(xml): reading XML property lists is not supported yet
+                plistconv: \(xml): \(badXMLMessage)
 
                 """)
     }

@@ -1,0 +1,18 @@
+public import PlistCore
+
+extension Plist {
+    /// Reads an XML property list (UTF-8, UTF-16 or UTF-32, as its byte-order mark or
+    /// declaration says).
+    /// - Throws: `PlistError` with the line and column of the problem: malformed XML, an unknown
+    ///   or misplaced element, a key without a value, a bad number or date, a DTD declaration,
+    ///   a limit exceeded, ...
+    public init(xml bytes: Span<UInt8>, options: PlistReadOptions = .init()) throws(PlistError) {
+        self = try XMLReader.read(bytes, options: options)
+    }
+
+    /// Reads an XML property list.
+    /// - Throws: `PlistError` with the line and column of the problem.
+    public init(xml bytes: [UInt8], options: PlistReadOptions = .init()) throws(PlistError) {
+        try self.init(xml: bytes.span, options: options)
+    }
+}

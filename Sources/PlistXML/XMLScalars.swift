@@ -1,0 +1,161 @@
+import PlistCore
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// The text grammars of XML property-list leaves, as CoreFoundation reads them.
+enum XMLScalars {
+    /// `S* [+-]? S* (0x hex | decimal)`, in `Int64.min...UInt64.max` (leading white space only).
+    static func integer(_ text: [UInt8]) throws(Rejection) -> PlistInteger {
+        let invalid = Rejection(.invalidValue(element: "integer", text: String(decoding: text, as: UTF8.self)))
+        var index = 0
+        skipWhitespace(text, &index)
+        var negative = false
+        if index < text.count, text[index] == UInt8(ascii: "+") || text[index] == UInt8(ascii: "-") {
+            negative = text[index] == UInt8(ascii: "-")
+            index += 1
+        }
+        skipWhitespace(text, &index)
+        var radix: UInt64 = 10
+        if index + 1 < text.count, text[index] == UInt8(ascii: "0"), text[index + 1] | 0x20 == UInt8(ascii: "x") {
+            radix = 16
+            index += 2
+        }
+        guard index < text.count else { throw invalid }
+        var magnitude: UInt64 = 0
+        var overflow = false
+        while index < text.count {
+            guard let digit = digitValue(text[index], radix: radix) else { throw invalid }
+            let (shifted, overflow1) = magnitude.multipliedReportingOverflow(by: radix)
+            let (sum, overflow2) = shifted.addingReportingOverflow(digit)
+            overflow = overflow || overflow1 || overflow2
+            magnitude = sum
+            index += 1
+        }
+        if overflow { throw Rejection(.numberOutOfRange) }
+        if !negative { return PlistInteger(magnitude) }
+        if magnitude == 0 { return PlistInteger(Int64(0)) }
+        guard magnitude <= UInt64(Int64.max) + 1 else { throw Rejection(.numberOutOfRange) }
+        return PlistInteger(Int64(bitPattern: 0 &- magnitude))
+    }
+
+    /// `nan`, `inf`, `infinity` with an optional sign (any case), or `S* [+-]? digits [. digits]
+    /// [e [+-] digits]`.
+    static func real(_ text: [UInt8]) throws(Rejection) -> Double {
+        let string = String(decoding: text, as: UTF8.self)
+        switch string.lowercased() {
+        case "nan": return .nan
+        case "inf", "+inf", "infinity", "+infinity": return .infinity
+        case "-inf", "-infinity": return -.infinity
+        default: break
+        }
+        var index = 0
+        skipWhitespace(text, &index)
+        let start = index
+        if index < text.count, text[index] == UInt8(ascii: "+") || text[index] == UInt8(ascii: "-") { index += 1 }
+        let integerDigits = skipDigits(text, &index)
+        var fractionDigits = 0
+        if index < text.count, text[index] == UInt8(ascii: ".") {
+            index += 1
+            fractionDigits = skipDigits(text, &index)
+        }
+        var valid = integerDigits + fractionDigits > 0
+        if valid, index < text.count, text[index] | 0x20 == UInt8(ascii: "e") {
+            index += 1
+            if index < text.count, text[index] == UInt8(ascii: "+") || text[index] == UInt8(ascii: "-") { index += 1 }
+            valid = skipDigits(text, &index) > 0
+        }
+        guard valid, index == text.count, let value = Double(String(decoding: text[start...], as: UTF8.self)) else {
+            throw Rejection(.invalidValue(element: "real", text: string))
+        }
+        return value
+    }
+
+    /// Exactly `YYYY-MM-DDTHH:MM:SSZ`, a real calendar date and time (UTC).
+    static func date(_ text: [UInt8]) throws(Rejection) -> Date {
+        let invalid = Rejection(.invalidValue(element: "date", text: String(decoding: text, as: UTF8.self)))
+        let shape = Array("dddd-dd-ddTdd:dd:ddZ".utf8)
+        guard text.count == shape.count else { throw invalid }
+        for (byte, expected) in zip(text, shape) {
+            let matches = expected == UInt8(ascii: "d") ? (0x30...0x39).contains(byte) : byte == expected
+            guard matches else { throw invalid }
+        }
+        func number(_ range: Range<Int>) -> Int64 { text[range].reduce(0) { $0 * 10 + Int64($1 - 0x30) } }
+        let (year, month, day) = (number(0..<4), number(5..<7), number(8..<10))
+        let (hour, minute, second) = (number(11..<13), number(14..<16), number(17..<19))
+        guard (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day), hour < 24, minute < 60,
+            second < 60
+        else { throw invalid }
+        let seconds = days(year: year, month: month, day: day) * 86_400 + hour * 3600 + minute * 60 + second
+        return Date(timeIntervalSinceReferenceDate: Double(seconds) - 978_307_200)
+    }
+
+    /// Base64 read leniently, as CoreFoundation does: characters outside the alphabet are
+    /// skipped, decoding stops at the first `=`, and a final incomplete group gives the whole
+    /// bytes it holds.
+    static func base64(_ text: [UInt8]) -> Data {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.count / 4 * 3)
+        var accumulator: UInt32 = 0
+        var bits = 0
+        for character in text {
+            let value: UInt32
+            switch character {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"): value = UInt32(character - UInt8(ascii: "A"))
+            case UInt8(ascii: "a")...UInt8(ascii: "z"): value = UInt32(character - UInt8(ascii: "a")) + 26
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): value = UInt32(character - UInt8(ascii: "0")) + 52
+            case UInt8(ascii: "+"): value = 62
+            case UInt8(ascii: "/"): value = 63
+            case UInt8(ascii: "="): return Data(bytes)
+            default: continue
+            }
+            accumulator = accumulator << 6 | value
+            bits += 6
+            if bits >= 8 {
+                bits -= 8
+                bytes.append(UInt8(truncatingIfNeeded: accumulator >> UInt32(bits)))
+            }
+        }
+        return Data(bytes)
+    }
+
+    private static func skipWhitespace(_ text: [UInt8], _ index: inout Int) {
+        while index < text.count, isXMLWhitespace(text[index]) { index += 1 }
+    }
+
+    private static func skipDigits(_ text: [UInt8], _ index: inout Int) -> Int {
+        let start = index
+        while index < text.count, (0x30...0x39).contains(text[index]) { index += 1 }
+        return index - start
+    }
+
+    private static func digitValue(_ byte: UInt8, radix: UInt64) -> UInt64? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): UInt64(byte - UInt8(ascii: "0"))
+        case UInt8(ascii: "a")...UInt8(ascii: "f") where radix == 16: UInt64(byte - UInt8(ascii: "a")) + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F") where radix == 16: UInt64(byte - UInt8(ascii: "A")) + 10
+        default: nil
+        }
+    }
+
+    private static func daysIn(month: Int64, year: Int64) -> Int64 {
+        switch month {
+        case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
+    }
+
+    /// Days from 1970-01-01 to the date (proleptic Gregorian; Howard Hinnant's algorithm).
+    private static func days(year: Int64, month: Int64, day: Int64) -> Int64 {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+}

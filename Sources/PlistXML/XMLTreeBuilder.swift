@@ -1,0 +1,181 @@
+import OrderedCollections
+import PlistCore
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Builds a `Plist` from the events of an XML parser (element starts and ends, text), checking
+/// the property-list grammar as CoreFoundation does and the read limits. It knows nothing of
+/// libxml2: errors are thrown as kinds, and the caller adds the position.
+struct XMLTreeBuilder {
+    /// The elements of the property-list vocabulary.
+    enum Element: String, CaseIterable {
+        case plist, dict, array, key, string, integer, real, date, data
+        case `true`, `false`
+
+        var isLeaf: Bool { self != .plist && self != .dict && self != .array }
+    }
+
+    private struct Dictionary {
+        var keys: [String] = []
+        var values: [Plist] = []
+        var pendingKey: String?
+    }
+
+    private let options: PlistReadOptions
+    /// Invariant: `open` lists the open elements; `arrays` and `dictionaries` hold the contents
+    /// of the open `<array>` and `<dict>` elements, in the same order.
+    private var open: [Element] = []
+    private var arrays: [[Plist]] = []
+    private var dictionaries: [Dictionary] = []
+    private var containerDepth = 0
+    /// Text of the open leaf element.
+    private var text: [UInt8] = []
+    private var result: Plist?
+    private var objectCount = 0
+    private var contentBytes = 0
+
+    init(options: PlistReadOptions) { self.options = options }
+
+    mutating func start(_ element: Element) throws(Rejection) {
+        if let parent = open.last {
+            if parent.isLeaf { throw Rejection(.misplacedElement(element.rawValue, parent: parent.rawValue)) }
+            if element == .plist { throw Rejection(.misplacedElement("plist", parent: parent.rawValue)) }
+        }
+        switch element {
+        case .plist:
+            if result != nil { throw Rejection(.multipleTopLevelValues) }
+        case .key:
+            guard open.last == .dict else {
+                throw Rejection(.misplacedElement("key", parent: (open.last ?? .plist).rawValue))
+            }
+            if let key = dictionaries[dictionaries.count - 1].pendingKey { throw Rejection(.keyWithoutValue(key)) }
+        default:
+            try checkValuePosition(element)
+        }
+        if element == .dict || element == .array {
+            containerDepth += 1
+            guard containerDepth <= options.maxDepth else { throw Rejection(.tooDeep(limit: options.maxDepth)) }
+            if element == .dict { dictionaries.append(Dictionary()) } else { arrays.append([]) }
+        }
+        open.append(element)
+        text.removeAll(keepingCapacity: true)
+    }
+
+    /// Text inside the open element: kept for leaves, else only white space is allowed.
+    mutating func characters(_ chunk: some Collection<UInt8>) throws(Rejection) {
+        if let element = open.last, element.isLeaf {
+            text.append(contentsOf: chunk)
+        } else if !chunk.allSatisfy(isXMLWhitespace) {
+            throw Rejection(.unexpectedText)
+        }
+    }
+
+    mutating func end(_ element: Element) throws(Rejection) {
+        open.removeLast()
+        switch element {
+        case .plist:
+            if result == nil { throw Rejection(.noValue) }
+        case .key:
+            let key = String(decoding: text, as: UTF8.self)
+            try count(contentBytes: text.count)
+            dictionaries[dictionaries.count - 1].pendingKey = key
+        case .array:
+            containerDepth -= 1
+            try deliver(.array(arrays.removeLast()))
+        case .dict:
+            containerDepth -= 1
+            let dictionary = dictionaries.removeLast()
+            if let key = dictionary.pendingKey { throw Rejection(.keyWithoutValue(key)) }
+            try deliver(Self.dictionaryValue(dictionary))
+        case .string:
+            try count(contentBytes: text.count)
+            try deliver(.string(String(decoding: text, as: UTF8.self)))
+        case .integer:
+            try deliver(.integer(try XMLScalars.integer(text)))
+        case .real:
+            try deliver(.real(try XMLScalars.real(text)))
+        case .date:
+            try deliver(.date(try XMLScalars.date(text)))
+        case .data:
+            let data = XMLScalars.base64(text)
+            try count(contentBytes: data.count)
+            try deliver(.data(data))
+        case .true, .false:
+            guard text.allSatisfy(isXMLWhitespace) else {
+                throw Rejection(.invalidValue(element: element.rawValue, text: String(decoding: text, as: UTF8.self)))
+            }
+            try deliver(.bool(element == .true))
+        }
+    }
+
+    /// The value of the document, once it has ended.
+    func finish() throws(Rejection) -> Plist {
+        guard let result else { throw Rejection(.noValue) }
+        return result
+    }
+
+    private func checkValuePosition(_ element: Element) throws(Rejection) {
+        switch open.last {
+        case nil, .plist:
+            if result != nil { throw Rejection(.multipleTopLevelValues) }
+        case .dict:
+            if dictionaries[dictionaries.count - 1].pendingKey == nil {
+                throw Rejection(.valueWithoutKey(element: element.rawValue))
+            }
+        default:
+            break
+        }
+    }
+
+    private mutating func deliver(_ value: Plist) throws(Rejection) {
+        objectCount += 1
+        guard objectCount <= options.maxObjects else { throw Rejection(.tooManyObjects(limit: options.maxObjects)) }
+        switch open.last {
+        case .array:
+            arrays[arrays.count - 1].append(value)
+        case .dict:
+            let index = dictionaries.count - 1
+            guard let key = dictionaries[index].pendingKey else { preconditionFailure("checked at the start") }
+            dictionaries[index].keys.append(key)
+            dictionaries[index].values.append(value)
+            dictionaries[index].pendingKey = nil
+        default:
+            result = value
+        }
+    }
+
+    private mutating func count(contentBytes bytes: Int) throws(Rejection) {
+        contentBytes += bytes
+        guard contentBytes <= options.maxContentBytes else {
+            throw Rejection(.tooMuchContent(limit: options.maxContentBytes))
+        }
+    }
+
+    /// The dictionary, later values replacing earlier ones for a repeated key (the key keeps its
+    /// first position), or the UID a lone non-negative integer `CF$UID` entry stands for, as
+    /// CoreFoundation reads it (but without cutting the number to 32 bits).
+    private static func dictionaryValue(_ dictionary: Dictionary) -> Plist {
+        if dictionary.keys.count == 1, dictionary.keys[0] == "CF$UID", let uid = dictionary.values[0].uint64 {
+            return .uid(uid)
+        }
+        var entries = OrderedDictionary<String, Plist>(minimumCapacity: dictionary.keys.count)
+        for (key, value) in zip(dictionary.keys, dictionary.values) { entries[key] = value }
+        return .dictionary(entries)
+    }
+}
+
+/// Why the builder refused an event; the reader adds where it happened.
+struct Rejection: Error {
+    var kind: PlistError.Kind
+
+    init(_ kind: PlistError.Kind) { self.kind = kind }
+}
+
+/// XML's white space: space, tab, carriage return, line feed.
+func isXMLWhitespace(_ byte: UInt8) -> Bool {
+    byte == 0x20 || byte == 0x09 || byte == 0x0D || byte == 0x0A
+}
