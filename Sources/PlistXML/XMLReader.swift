@@ -1,16 +1,13 @@
 internal import CLibXML2
 import PlistCore
 
-/// Reads XML property lists with libxml2's SAX2 push parser, streaming the events into an
-/// `XMLTreeBuilder`. All libxml2 and pointer code of the package lives in this file.
+/// Reads XML property lists with libxml2's SAX2 parser over the bytes in memory, streaming the
+/// events into an `XMLTreeBuilder`. All libxml2 and pointer code of the package lives here.
 ///
 /// The parser runs with `XML_PARSE_NONET` and without `NOENT`, `DTDLOAD`, `XINCLUDE` or `HUGE`:
 /// it never reads files or the network, entities other than the predefined and character ones
 /// are refused (any DTD declaration is an error), so nothing in the input can amplify it.
 enum XMLReader {
-    /// Bytes handed to libxml2 per call.
-    static let chunkSize = 1 << 20
-
     static func read(_ bytes: Span<UInt8>, options: PlistReadOptions) throws(PlistError) -> Plist {
         guard !bytes.isEmpty else { throw PlistError(.emptyInput, at: 0) }
         // UTF-16 and UTF-32 (with or without a byte-order mark) are turned into UTF-8 here, and
@@ -39,56 +36,53 @@ enum XMLReader {
             index += 1
         }
         if index > start, index < bytes.count, bytes[index] == UInt8(ascii: "<") { start = index }
-        let skip = Skipped(lines: skippedLines, columns: start == index ? index - lineStart : 0, bytes: start)
+        guard bytes.count - start <= Int(Int32.max) else {
+            throw PlistError(.malformedXML("XML documents over 2 GiB are not supported"), at: 0)
+        }
 
-        let sink = XMLSink(options: options)
         raiseDepthLimit(to: options.maxDepth)
         plist_silence_xml_messages()
+        var state = XMLParseState(builder: XMLTreeBuilder(options: options))
         var handler = unsafe saxHandler()
-        // SAFETY: `sink` outlives the parser context (freed below, inside `withExtendedLifetime`);
-        // libxml2 copies the handler struct; every pointer handed to it is valid for the call.
-        return try withExtendedLifetime(sink) { () throws(PlistError) -> Plist in
-            let context = unsafe Unmanaged.passUnretained(sink).toOpaque()
-            guard let parser = unsafe xmlCreatePushParserCtxt(&handler, context, nil, 0, nil) else {
-                throw PlistError(.malformedXML("out of memory"), at: 0)
-            }
-            defer { unsafe xmlFreeParserCtxt(parser) }
-            let flags = XML_PARSE_NONET.rawValue | (ignoringDeclaredEncoding ? XML_PARSE_IGNORE_ENC.rawValue : 0)
-            _ = unsafe xmlCtxtUseOptions(parser, Int32(flags))
-            unsafe sink.parser = parser
-            var offset = start
-            repeat {
-                let end = min(bytes.count, offset + chunkSize)
-                let isLast = end == bytes.count
-                unsafe bytes.extracting(offset..<end).withUnsafeBufferPointer { chunk in
-                    _ = unsafe chunk.withMemoryRebound(to: CChar.self) { characters in
-                        unsafe xmlParseChunk(parser, characters.baseAddress, Int32(characters.count), isLast ? 1 : 0)
+        let flags = XML_PARSE_NONET.rawValue | (ignoringDeclaredEncoding ? XML_PARSE_IGNORE_ENC.rawValue : 0)
+        // SAFETY: `state`, `handler` and the input bytes stay in place for the whole parse, which
+        // ends (and the parser context is freed, with its own handler restored) inside these
+        // closures; callbacks reach `state` only through the pointer passed as user data.
+        let created = unsafe withUnsafeMutablePointer(to: &state) { statePointer in
+            unsafe withUnsafeMutablePointer(to: &handler) { handlerPointer in
+                unsafe bytes.extracting(start...).withUnsafeBufferPointer { input in
+                    unsafe input.withMemoryRebound(to: CChar.self) { characters in
+                        guard let parser = unsafe xmlCreateMemoryParserCtxt(characters.baseAddress, Int32(characters.count))
+                        else { return false }
+                        let ownHandler = unsafe parser.pointee.sax
+                        unsafe parser.pointee.sax = handlerPointer
+                        unsafe parser.pointee.userData = UnsafeMutableRawPointer(statePointer)
+                        _ = unsafe xmlCtxtUseOptions(parser, Int32(flags))
+                        unsafe statePointer.pointee.parser = parser
+                        _ = unsafe xmlParseDocument(parser)
+                        unsafe statePointer.pointee.parser = nil
+                        unsafe parser.pointee.sax = ownHandler
+                        unsafe xmlFreeParserCtxt(parser)
+                        return true
                     }
                 }
-                offset = end
-                if sink.error != nil { break }
-            } while offset < bytes.count
-            if var error = sink.error {
-                error.byteOffset += skip.bytes
-                if let position = error.position {
-                    error.position = TextPosition(
-                        line: position.line + skip.lines,
-                        column: position.column + (position.line == 1 ? skip.columns : 0))
-                }
-                throw error
-            }
-            do throws(Rejection) {
-                return try sink.builder.finish()
-            } catch {
-                throw PlistError(error.kind, at: bytes.count)
             }
         }
-    }
-
-    private struct Skipped {
-        var lines: Int
-        var columns: Int
-        var bytes: Int
+        guard created else { throw PlistError(.malformedXML("out of memory"), at: 0) }
+        if var error = state.error {
+            error.byteOffset += start
+            if let position = error.position {
+                error.position = TextPosition(
+                    line: position.line + skippedLines,
+                    column: position.column + (position.line == 1 && start == index ? index - lineStart : 0))
+            }
+            throw error
+        }
+        do throws(Rejection) {
+            return try state.builder.finish()
+        } catch {
+            throw PlistError(error.kind, at: bytes.count)
+        }
     }
 
     /// libxml2 stops at 256 nested elements unless `XML_PARSE_HUGE` switches its limits off; the
@@ -103,102 +97,109 @@ enum XMLReader {
         unsafe handler.initialized = XML_SAX2_MAGIC
         unsafe handler.startElementNs = { context, name, _, _, _, _, _, _, _ in
             guard let context = unsafe context, let name = unsafe name else { return }
-            unsafe XMLSink.from(context).start(name)
+            unsafe XMLParseState.at(context).pointee.start(name)
         }
         unsafe handler.endElementNs = { context, name, _, _ in
             guard let context = unsafe context, let name = unsafe name else { return }
-            unsafe XMLSink.from(context).end(name)
+            unsafe XMLParseState.at(context).pointee.end(name)
         }
         unsafe handler.characters = { context, characters, length in
             guard let context = unsafe context, let characters = unsafe characters else { return }
-            unsafe XMLSink.from(context).characters(UnsafeBufferPointer(start: characters, count: Int(length)))
+            unsafe XMLParseState.at(context).pointee.characters(UnsafeBufferPointer(start: characters, count: Int(length)))
         }
         unsafe handler.ignorableWhitespace = unsafe handler.characters
         unsafe handler.cdataBlock = unsafe handler.characters
         unsafe handler.serror = { context, error in
             guard let context = unsafe context, let error = unsafe error else { return }
-            unsafe XMLSink.from(context).fail(error.pointee)
+            unsafe XMLParseState.at(context).pointee.fail(error.pointee)
         }
         unsafe handler.entityDecl = { context, _, _, _, _, _ in
             guard let context = unsafe context else { return }
-            unsafe XMLSink.from(context).refuseDeclaration()
+            unsafe XMLParseState.at(context).pointee.refuseDeclaration()
         }
         unsafe handler.elementDecl = { context, _, _, _ in
             guard let context = unsafe context else { return }
-            unsafe XMLSink.from(context).refuseDeclaration()
+            unsafe XMLParseState.at(context).pointee.refuseDeclaration()
         }
         unsafe handler.attributeDecl = { context, _, _, _, _, _, _ in
             guard let context = unsafe context else { return }
-            unsafe XMLSink.from(context).refuseDeclaration()
+            unsafe XMLParseState.at(context).pointee.refuseDeclaration()
         }
         unsafe handler.notationDecl = { context, _, _, _ in
             guard let context = unsafe context else { return }
-            unsafe XMLSink.from(context).refuseDeclaration()
+            unsafe XMLParseState.at(context).pointee.refuseDeclaration()
         }
         unsafe handler.unparsedEntityDecl = { context, _, _, _, _ in
             guard let context = unsafe context else { return }
-            unsafe XMLSink.from(context).refuseDeclaration()
+            unsafe XMLParseState.at(context).pointee.refuseDeclaration()
         }
         return unsafe handler
     }
 }
 
-/// Receives libxml2's callbacks: maps element names, forwards events to the tree builder, and
-/// keeps the first error with its position. Its one pointer, the parser, lives only while
-/// `XMLReader` parses, which holds the sink alive for exactly that long.
-@safe private final class XMLSink {
+/// What the callbacks work on: maps element names, forwards events to the tree builder, and
+/// keeps the first error with its position. It lives on `XMLReader.parse`'s stack for the parse.
+@safe private struct XMLParseState {
     var builder: XMLTreeBuilder
-    /// The libxml2 parser, set once it exists, for positions and for stopping it.
+    /// The libxml2 parser while it runs, for positions and for stopping it.
     var parser: xmlParserCtxtPtr?
     var error: PlistError?
+    /// Set with `error`; a Boolean is cheaper to test on every event than the optional error.
+    var failed = false
     /// libxml2 interns element names, so each name arrives at one address: remember them.
-    private var names: [(address: UInt, element: XMLTreeBuilder.Element)] = []
+    var names: [(address: UInt, element: XMLTreeBuilder.Element)] = []
 
-    init(options: PlistReadOptions) { builder = XMLTreeBuilder(options: options) }
+    init(builder: XMLTreeBuilder) { self.builder = builder }
 
-    static func from(_ context: UnsafeMutableRawPointer) -> XMLSink {
-        unsafe Unmanaged<XMLSink>.fromOpaque(context).takeUnretainedValue()
+    static func at(_ context: UnsafeMutableRawPointer) -> UnsafeMutablePointer<XMLParseState> {
+        unsafe context.assumingMemoryBound(to: XMLParseState.self)
     }
 
-    func start(_ name: UnsafePointer<xmlChar>) {
-        guard error == nil else { return }
+    mutating func start(_ name: UnsafePointer<xmlChar>) {
+        guard !failed else { return }
         guard let element = unsafe element(named: name) else {
             return fail(.unknownElement(unsafe String(cString: name)))
         }
         do { try builder.start(element) } catch { fail(error.kind) }
     }
 
-    func end(_ name: UnsafePointer<xmlChar>) {
-        guard error == nil, let element = unsafe element(named: name) else { return }
+    mutating func end(_ name: UnsafePointer<xmlChar>) {
+        guard !failed, let element = unsafe element(named: name) else { return }
         do { try builder.end(element) } catch { fail(error.kind) }
     }
 
-    func characters(_ chunk: UnsafeBufferPointer<xmlChar>) {
-        guard error == nil else { return }
+    mutating func characters(_ chunk: UnsafeBufferPointer<xmlChar>) {
+        guard !failed else { return }
         do { try unsafe builder.characters(chunk) } catch { fail(error.kind) }
     }
 
-    func refuseDeclaration() { fail(.dtdDeclaration) }
+    mutating func refuseDeclaration() { fail(.dtdDeclaration) }
 
     /// A libxml2 error (warnings are ignored).
-    func fail(_ libxmlError: xmlError) {
-        guard error == nil, unsafe libxmlError.level.rawValue >= XML_ERR_ERROR.rawValue else { return }
+    mutating func fail(_ libxmlError: xmlError) {
+        guard !failed, unsafe libxmlError.level.rawValue >= XML_ERR_ERROR.rawValue else { return }
         var message = unsafe libxmlError.message.map { unsafe String(cString: $0) } ?? "error \(libxmlError.code)"
         while message.last?.isWhitespace == true { message.removeLast() }
-        error = unsafe PlistError(
-            .malformedXML(message), at: consumed,
-            position: TextPosition(line: Int(libxmlError.line), column: max(1, Int(libxmlError.int2))))
+        unsafe record(
+            PlistError(
+                .malformedXML(message), at: consumed,
+                position: TextPosition(line: Int(libxmlError.line), column: max(1, Int(libxmlError.int2)))))
     }
 
-    private func fail(_ kind: PlistError.Kind) {
-        guard error == nil else { return }
+    private mutating func fail(_ kind: PlistError.Kind) {
+        guard !failed else { return }
         var position: TextPosition?
         if let parser = unsafe parser {
             position = TextPosition(
                 line: Int(unsafe xmlSAX2GetLineNumber(parser)), column: Int(unsafe xmlSAX2GetColumnNumber(parser)))
             unsafe xmlStopParser(parser)
         }
-        error = PlistError(kind, at: consumed, position: position)
+        record(PlistError(kind, at: consumed, position: position))
+    }
+
+    private mutating func record(_ error: PlistError) {
+        self.error = error
+        failed = true
     }
 
     private var consumed: Int {
@@ -206,7 +207,7 @@ enum XMLReader {
         return Int(unsafe xmlByteConsumed(parser))
     }
 
-    private func element(named name: UnsafePointer<xmlChar>) -> XMLTreeBuilder.Element? {
+    private mutating func element(named name: UnsafePointer<xmlChar>) -> XMLTreeBuilder.Element? {
         let address = UInt(bitPattern: name)
         for entry in names where entry.address == address { return entry.element }
         guard let element = XMLTreeBuilder.Element(rawValue: unsafe String(cString: name)) else { return nil }
