@@ -52,7 +52,9 @@ enum XMLReader {
             unsafe withUnsafeMutablePointer(to: &handler) { handlerPointer in
                 unsafe bytes.extracting(start...).withUnsafeBufferPointer { input in
                     unsafe input.withMemoryRebound(to: CChar.self) { characters in
-                        guard let parser = unsafe xmlCreateMemoryParserCtxt(characters.baseAddress, Int32(characters.count))
+                        guard
+                            let parser = unsafe xmlCreateMemoryParserCtxt(
+                                characters.baseAddress, Int32(characters.count))
                         else { return false }
                         let ownHandler = unsafe parser.pointee.sax
                         unsafe parser.pointee.sax = handlerPointer
@@ -105,7 +107,8 @@ enum XMLReader {
         }
         unsafe handler.characters = { context, characters, length in
             guard let context = unsafe context, let characters = unsafe characters else { return }
-            unsafe XMLParseState.at(context).pointee.characters(UnsafeBufferPointer(start: characters, count: Int(length)))
+            unsafe XMLParseState.at(context).pointee.characters(
+                UnsafeBufferPointer(start: characters, count: Int(length)))
         }
         unsafe handler.ignorableWhitespace = unsafe handler.characters
         unsafe handler.cdataBlock = unsafe handler.characters
