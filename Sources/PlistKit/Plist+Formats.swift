@@ -48,6 +48,7 @@ extension Plist {
     public func bytes(format: PlistFormat, options: PlistWriteOptions = .init()) throws(PlistError) -> [UInt8] {
         switch format {
         case .binary: try binaryBytes(options: options)
+        case .xml: try xmlBytes(options: options)
         default: throw PlistError(.unsupportedFormat(format, writing: true), at: 0)
         }
     }

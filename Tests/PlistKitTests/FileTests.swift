@@ -43,8 +43,8 @@ import Testing
     @Test func aFailedWriteLeavesTheOldFileIntact() throws {
         let file = path("keep.plist")
         FileManager.default.createFile(atPath: file, contents: Data("old".utf8))
-        #expect(throws: PlistError(.unsupportedFormat(.xml, writing: true), at: 0)) {
-            try (["a": 1] as Plist).write(to: file, format: .xml)
+        #expect(throws: PlistError(.unsupportedFormat(.openStep, writing: true), at: 0)) {
+            try (["a": 1] as Plist).write(to: file, format: .openStep)
         }
         var deep: Plist = 1
         for _ in 0..<600 { deep = [deep] }

@@ -1,0 +1,122 @@
+/// The text of a `<date>` exactly as CoreFoundation writes it: `%04d-%02d-%02dT%02d:%02d:%02dZ`
+/// of the fields of `CFAbsoluteTimeGetGregorianDate(seconds, NULL)`, whose arithmetic is
+/// reproduced here step by step, including its overflows on x86-64.
+///
+/// What that means, all checked against Foundation on this machine:
+/// - The fraction of a second is dropped by rounding down, also before 2001 and before 1970
+///   (-0.5 → `2000-12-31T23:59:59Z`, 0.999999999 → `2001-01-01T00:00:00Z`).
+/// - Years outside 1...9999 are written as they come: `0000-12-31T23:59:59Z`, `-002-12-31…`
+///   (`%04d` of -2), `10000-01-01T00:00:00Z`; years above 2^31 - 1 stick at 2147483647.
+/// - Rounding inside CF's `fmod` can give second 60: -1e-300 → `2000-12-31T23:59:60Z`.
+/// - NaN, infinite and huge values overflow CF's integer conversions, which x86-64 turns into
+///   the "integer indefinite" value (Int64.min, Int32.min); CF then stores hour and minute in
+///   `SInt8`, so NaN is written `2030437302-06-07T24:60:-2147483648Z`. (An arm64 build of
+///   CoreFoundation converts differently and would write other text for those values.)
+enum XMLDate {
+    static func append(secondsSinceReference at: Double, to out: inout [UInt8]) {
+        let absolute = convertToInt64(floorDivide(at, 86_400))
+        var (year, month, day) = ymd(fromAbsolute: absolute)
+        if Int64(Int32.max) - 2001 < year { year = Int64(Int32.max) - 2001 }
+        // CFGregorianDate: SInt32 year, SInt8 month, day, hour and minute, double second.
+        let gregorianYear = Int32(truncatingIfNeeded: year + 2001)
+        let hour = Int8(truncatingIfNeeded: modToInt(floorDivide(at, 3600), 24))
+        let minute = Int8(truncatingIfNeeded: modToInt(floorDivide(at, 60), 60))
+        let second = convertToInt32(mod(at, 60))
+        appendPadded(Int64(gregorianYear), width: 4, to: &out)
+        out.append(UInt8(ascii: "-"))
+        appendPadded(Int64(month), width: 2, to: &out)
+        out.append(UInt8(ascii: "-"))
+        appendPadded(Int64(day), width: 2, to: &out)
+        out.append(UInt8(ascii: "T"))
+        appendPadded(Int64(hour), width: 2, to: &out)
+        out.append(UInt8(ascii: ":"))
+        appendPadded(Int64(minute), width: 2, to: &out)
+        out.append(UInt8(ascii: ":"))
+        appendPadded(Int64(second), width: 2, to: &out)
+        out.append(UInt8(ascii: "Z"))
+    }
+
+    /// `floor(d / divisor)`.
+    private static func floorDivide(_ d: Double, _ divisor: Double) -> Double { (d / divisor).rounded(.down) }
+
+    /// CF's `__CFDoubleModToInt`: `(int32_t)(float)floor(d - floor(d / m) * m)`, plus m if negative.
+    private static func modToInt(_ d: Double, _ modulus: Int32) -> Int32 {
+        let m = Double(modulus)
+        let remainder = (d - (d / m).rounded(.down) * m).rounded(.down)
+        var result = convertToInt32(Float(remainder))
+        if result < 0 { result &+= modulus }
+        return result
+    }
+
+    /// CF's `__CFDoubleMod`: `d - floor(d / m) * m`, plus m if negative.
+    private static func mod(_ d: Double, _ modulus: Int32) -> Double {
+        let m = Double(modulus)
+        var result = d - (d / m).rounded(.down) * m
+        if result < 0 { result += m }
+        return result
+    }
+
+    /// C's `(int64_t)d` on x86-64 (`cvttsd2si`): toward zero; NaN and out-of-range give Int64.min.
+    private static func convertToInt64(_ d: Double) -> Int64 {
+        guard d > -9_223_372_036_854_777_856.0, d < 9_223_372_036_854_775_808.0 else { return .min }
+        return Int64(d)
+    }
+
+    /// C's `(int32_t)d` on x86-64: toward zero; NaN and out-of-range give Int32.min.
+    private static func convertToInt32(_ d: Double) -> Int32 {
+        guard d > -2_147_483_649.0, d < 2_147_483_648.0 else { return .min }
+        return Int32(d)
+    }
+
+    /// C's `(int32_t)f` for a float on x86-64 (`cvttss2si`).
+    private static func convertToInt32(_ f: Float) -> Int32 {
+        guard f > -2_147_483_904.0, f < 2_147_483_648.0 else { return .min }
+        return Int32(f)
+    }
+
+    /// CF's `isleap` for an "absolute year" (2001 is year 0).
+    private static func isLeap(_ year: Int64) -> Bool {
+        var y = (year + 1) % 400
+        if y < 0 { y = -y }
+        return y & 3 == 0 && y != 100 && y != 200 && y != 300
+    }
+
+    private static let daysBeforeMonth: [Int64] = [0, 0, 31, 59, 90, 120, 151, 181, 212, 243, 273, 304, 334, 365]
+
+    /// CF's `__CFYMDFromAbsolute`: year (2001 is 0), month and day of day `absolute` (2001-01-01 is 0).
+    private static func ymd(fromAbsolute start: Int64) -> (year: Int64, month: Int64, day: Int64) {
+        var absolute = start
+        let cycles = absolute / 146_097
+        var year = cycles * 400
+        absolute -= cycles * 146_097
+        while absolute < 0 {
+            year -= 1
+            absolute += isLeap(year) ? 366 : 365
+        }
+        var yearDays: Int64 = isLeap(year) ? 366 : 365
+        while yearDays <= absolute {
+            year += 1
+            absolute -= yearDays
+            yearDays = isLeap(year) ? 366 : 365
+        }
+        let leap = isLeap(year)
+        func before(_ month: Int64) -> Int64 { daysBeforeMonth[Int(month)] + (month > 2 && leap ? 1 : 0) }
+        var month = absolute / 33 + 1
+        while month + 1 <= 12, before(month + 1) <= absolute { month += 1 }
+        return (year, month, absolute - before(month) + 1)
+    }
+
+    /// C's `%0<width>d`: a minus sign, then zeros up to `width` characters in all, then the digits.
+    private static func appendPadded(_ value: Int64, width: Int, to out: inout [UInt8]) {
+        let start = out.count
+        if value < 0 { out.append(UInt8(ascii: "-")) }
+        let digitsStart = out.count
+        var rest = value.magnitude
+        repeat {
+            out.append(UInt8(ascii: "0") + UInt8(rest % 10))
+            rest /= 10
+        } while rest > 0
+        while out.count - start < width { out.append(UInt8(ascii: "0")) }
+        out[digitsStart...].reverse()
+    }
+}
