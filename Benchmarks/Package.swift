@@ -13,7 +13,7 @@ let package = Package(
             name: "PlistBenchmarks",
             dependencies: [
                 .product(name: "Benchmark", package: "package-benchmark"),
-                .product(name: "PlistCore", package: "swift-plist"),
+                .product(name: "PlistKit", package: "swift-plist"),
             ],
             path: "Benchmarks/PlistBenchmarks",
             swiftSettings: [.enableUpcomingFeature("ExistentialAny")],

@@ -25,7 +25,7 @@ import os
 import re
 import sys
 
-pattern = re.compile(r"\.PlistBenchmarks\.(\w+)_(read|write)_([\w-]+)\.wallClock\.histogram\.percentiles\.tsv$")
+pattern = re.compile(r"\.PlistBenchmarks\.(\w+?)_(read|write|readXML|writeXML)_([\w-]+)\.wallClock\.histogram\.percentiles\.tsv$")
 p50 = {}  # (library, operation, file) -> nanoseconds
 for name in os.listdir(sys.argv[1]):
     match = pattern.search(name)

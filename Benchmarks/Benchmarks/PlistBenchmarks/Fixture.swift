@@ -1,5 +1,5 @@
 import Foundation
-import PlistCore
+import PlistKit
 
 /// One input file in the forms the benchmarks use, built once on first use.
 final class Fixture: @unchecked Sendable {
@@ -9,12 +9,15 @@ final class Fixture: @unchecked Sendable {
     let foundationObject: NSObject
     /// `tree` written by PlistCore.
     let bytes: [UInt8]
+    /// `tree` written by PlistCore as XML (byte for byte what Foundation writes).
+    let xmlBytes: [UInt8]
 
     init(_ tree: Plist) {
         self.tree = tree
         foundationObject = tree.foundationObject
         bytes = try! tree.binaryBytes()
         precondition(try! Plist(binary: bytes) == tree, "PlistCore did not read back what it wrote")
+        xmlBytes = try! tree.xmlBytes()
     }
 
     /// `foundationObject` written by Foundation, checked to hold the same content as `tree`.

@@ -1,5 +1,5 @@
 import Foundation
-import PlistCore
+import PlistKit
 
 extension Plist {
     /// The same content as a Foundation object graph, ready for `PropertyListSerialization`.

@@ -1,6 +1,6 @@
 import Benchmark
 import Foundation
-import PlistCore
+import PlistKit
 
 /// `PlistCore/read` and `Foundation/read` parse the same bytes, written by PlistCore: like Apple's
 /// writer, and unlike Foundation's on Linux, it stores each repeated string and number once, and
@@ -26,6 +26,38 @@ let benchmarks: @Sendable () -> Void = {
             }
         } setup: {
             file.fixture.tree
+        }
+
+        Benchmark("PlistCore/readXML/\(name)", configuration: configuration) { benchmark, bytes in
+            for _ in benchmark.scaledIterations {
+                blackHole(try Plist(xml: bytes))
+            }
+        } setup: {
+            file.fixture.xmlBytes
+        }
+
+        Benchmark("PlistCore/writeXML/\(name)", configuration: configuration) { benchmark, tree in
+            for _ in benchmark.scaledIterations {
+                blackHole(try tree.xmlBytes())
+            }
+        } setup: {
+            file.fixture.tree
+        }
+
+        Benchmark("Foundation/readXML/\(name)", configuration: configuration) { benchmark, bytes in
+            for _ in benchmark.scaledIterations {
+                blackHole(try PropertyListSerialization.propertyList(from: bytes, options: [], format: nil))
+            }
+        } setup: {
+            Data(file.fixture.xmlBytes)
+        }
+
+        Benchmark("Foundation/writeXML/\(name)", configuration: configuration) { benchmark, object in
+            for _ in benchmark.scaledIterations {
+                blackHole(try PropertyListSerialization.data(fromPropertyList: object, format: .xml, options: 0))
+            }
+        } setup: {
+            file.fixture.foundationObject
         }
 
         Benchmark("Foundation/read/\(name)", configuration: configuration) { benchmark, bytes in

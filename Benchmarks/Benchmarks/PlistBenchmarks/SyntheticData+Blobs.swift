@@ -1,5 +1,5 @@
 import Foundation
-import PlistCore
+import PlistKit
 
 extension SyntheticData {
     /// 320 random data blobs of 1 KiB to 129 KiB, about 21 MB in all.

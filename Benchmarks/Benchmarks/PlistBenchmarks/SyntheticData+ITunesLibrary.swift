@@ -1,5 +1,5 @@
 import Foundation
-import PlistCore
+import PlistKit
 
 extension SyntheticData {
     /// An iTunes "Library.xml"-shaped dictionary: 20,000 tracks and 40 playlists, about 10 MB as binary.

@@ -1,4 +1,4 @@
-import PlistCore
+import PlistKit
 
 extension SyntheticData {
     /// An `NSKeyedArchiver`-shaped dictionary whose `$objects` holds 150,000 entries: class

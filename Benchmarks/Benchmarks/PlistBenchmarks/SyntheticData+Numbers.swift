@@ -1,4 +1,4 @@
-import PlistCore
+import PlistKit
 
 extension SyntheticData {
     /// 1,000,000 numbers: small, 32-bit, 64-bit and negative integers, and reals.

@@ -1,4 +1,4 @@
-import PlistCore
+import PlistKit
 
 extension SyntheticData {
     /// An application's Info.plist, about 2 KB as binary.

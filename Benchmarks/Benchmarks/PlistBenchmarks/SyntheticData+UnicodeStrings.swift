@@ -1,4 +1,4 @@
-import PlistCore
+import PlistKit
 
 extension SyntheticData {
     /// 200,000 strings of 1 to 6 words, each mixing one or two non-Latin scripts (and emoji) with

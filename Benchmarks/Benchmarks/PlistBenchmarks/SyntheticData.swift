@@ -1,5 +1,5 @@
 import Foundation
-import PlistCore
+import PlistKit
 
 /// Builds the benchmark inputs from fixed seeds, so no large file is kept in the repository.
 enum SyntheticData {

@@ -133,9 +133,13 @@ private struct Writer {
     }
 
     static func precedesInUTF16(_ a: String, _ b: String) -> Bool {
-        a.utf8.lexicographicallyPrecedes(b.utf8) { x, y in
-            (x & 0xFE == 0xEE ? x &+ 0x10 : x) < (y & 0xFE == 0xEE ? y &+ 0x10 : y)
+        let x = a.utf8.span
+        let y = b.utf8.span
+        for index in 0..<min(x.count, y.count) where x[index] != y[index] {
+            let (p, q) = (x[index], y[index])
+            return (p & 0xFE == 0xEE ? p &+ 0x10 : p) < (q & 0xFE == 0xEE ? q &+ 0x10 : q)
         }
+        return x.count < y.count
     }
 
     private mutating func append(_ text: String) {
