@@ -1,7 +1,7 @@
 import Foundation
 import PlistKit
-import Testing
 import TestSupport
+import Testing
 
 /// XML → binary → XML over the whole XML corpus: the value survives exactly, and so do the
 /// XML bytes we write for it.
