@@ -41,3 +41,10 @@ struct StorageIdentity: Hashable {
         collection.withContiguousStorageIfAvailable { UInt(bitPattern: $0.baseAddress) }
     }
 }
+
+/// Appends the UTF-8 bytes of a literal: one copy, no `String` in between.
+@inline(__always)
+func appendBytes(of text: StaticString, to out: inout [UInt8]) {
+    // SAFETY: the buffer is the literal's static storage, read during the call only.
+    text.withUTF8Buffer { unsafe out.append(contentsOf: $0) }
+}

@@ -142,8 +142,8 @@ private struct Writer {
         return x.count < y.count
     }
 
-    private mutating func append(_ text: String) {
-        out.append(contentsOf: text.utf8)
+    private mutating func append(_ text: StaticString) {
+        appendBytes(of: text, to: &out)
     }
 
     private mutating func indent(_ depth: Int) {
