@@ -12,7 +12,7 @@ extension Plist {
         switch try Self.format(of: bytes) {
         case .binary: try self.init(binary: bytes, options: options)
         case .xml: try self.init(xml: bytes, options: options)
-        case let format: throw PlistError(.unsupportedFormat(format, writing: false), at: 0)
+        case .openStep: try self.init(openStep: bytes, options: options)
         }
     }
 

@@ -246,11 +246,25 @@ private let badXMLMessage = "17:2: malformed XML: expected '>'"
         try expectFailure(input: Paths.corpus.appendingPathComponent(badXMLFile).path, message: badXMLMessage)
     }
 
-    @Test func openStepInputIsNotSupportedYet() throws {
+    @Test func invalidOpenStepInputIsReportedWithLineAndColumn() throws {
         let folder = try TempFolder()
         defer { folder.remove() }
-        let path = try folder.write(Array("{ a = b; }".utf8), to: "in.plist")
-        try expectFailure(input: path, message: "reading OpenStep property lists is not supported yet")
+        let path = try folder.write(Array("{ a = b;\n  c = ( 1, 2 ; }".utf8), to: "in.plist")
+        let error = try #require(throws: PlistError.self) {
+            try Plist(openStep: Array("{ a = b;\n  c = ( 1, 2 ; }".utf8))
+        }
+        #expect(error.position?.line == 2)
+        try expectFailure(input: path, message: error.description)
+    }
+
+    @Test func convertsOpenStepToBinary() throws {
+        let folder = try TempFolder()
+        defer { folder.remove() }
+        let path = try folder.write(
+            Array("// comment\n{ name = \"James\"; kids = (Nicolas, Juliana); }".utf8), to: "in.plist")
+        let run = try Tool.run(["-f", "binary", path, folder.path("out.plist")])
+        #expect(run.status == 0 && run.stderr == "", "\(run)")
+        #expect(try Plist(binary: try folder.read("out.plist")) == ["name": "James", "kids": ["Nicolas", "Juliana"]])
     }
 
     @Test func bytesOfNoKnownFormat() throws {
