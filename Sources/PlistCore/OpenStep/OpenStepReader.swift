@@ -447,21 +447,7 @@ private struct OpenStepParser {
     }
 
     private mutating func appendScalar(_ scalar: UInt32) {
-        if scalar < 0x80 {
-            scratch.append(UInt8(scalar))
-        } else if scalar < 0x800 {
-            scratch.append(UInt8(0xC0 | scalar >> 6))
-            scratch.append(UInt8(0x80 | scalar & 0x3F))
-        } else if scalar < 0x10000 {
-            scratch.append(UInt8(0xE0 | scalar >> 12))
-            scratch.append(UInt8(0x80 | scalar >> 6 & 0x3F))
-            scratch.append(UInt8(0x80 | scalar & 0x3F))
-        } else {
-            scratch.append(UInt8(0xF0 | scalar >> 18))
-            scratch.append(UInt8(0x80 | scalar >> 12 & 0x3F))
-            scratch.append(UInt8(0x80 | scalar >> 6 & 0x3F))
-            scratch.append(UInt8(0x80 | scalar & 0x3F))
-        }
+        UnicodeText.appendUTF8(scalar, to: &scratch)
     }
 
     // MARK: Data

@@ -49,7 +49,7 @@ package enum UnicodeText {
                     scalar = 0x10000 + ((scalar - 0xD800) << 10 | (unit(index + 2) - 0xDC00))
                     index += 2
                 }
-                append(scalar, to: &output)
+                appendUTF8(scalar, to: &output)
                 index += 2
             }
             guard index == bytes.count else { throw PlistError(.invalidUTF16, at: index) }
@@ -62,7 +62,7 @@ package enum UnicodeText {
                 guard scalar < 0x11_0000, scalar & 0xFFFF_F800 != 0xD800 else {
                     throw PlistError(.invalidUTF32, at: index)
                 }
-                append(scalar, to: &output)
+                appendUTF8(scalar, to: &output)
                 index += 4
             }
             guard index == bytes.count else { throw PlistError(.invalidUTF32, at: index) }
@@ -70,7 +70,8 @@ package enum UnicodeText {
         return output
     }
 
-    private static func append(_ scalar: UInt32, to output: inout [UInt8]) {
+    /// Appends the UTF-8 encoding of the Unicode scalar value `scalar` (below 0x110000).
+    package static func appendUTF8(_ scalar: UInt32, to output: inout [UInt8]) {
         if scalar < 0x80 {
             output.append(UInt8(scalar))
         } else if scalar < 0x800 {
