@@ -12,7 +12,7 @@ import Foundation
 /// libxml2: errors are thrown as kinds, and the caller adds the position.
 struct XMLTreeBuilder {
     /// The elements of the property-list vocabulary.
-    enum Element: String, CaseIterable {
+    enum Element: String {
         case plist, dict, array, key, string, integer, real, date, data
         case `true`, `false`
 

@@ -252,7 +252,7 @@ import Testing
         builder.objects.append(builder.container(0xA0, [2, 5]))
         builder.top = 6
         #expect(try error(builder.bytes(), PlistReadOptions(maxDepth: 5)).kind == .tooDeep(limit: 5))
-        #expect(try read(builder.bytes(), PlistReadOptions(maxDepth: 6)) != nil)
+        #expect(try read(builder.bytes(), PlistReadOptions(maxDepth: 6)) == [[[true]], [[[[[true]]]]]])
     }
 
     @Test func aDeeplyNestedFileIsRejectedWithoutExhaustingTheStack() throws {

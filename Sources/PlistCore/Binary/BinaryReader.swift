@@ -230,25 +230,7 @@ private struct ObjectDecoder {
     /// unpaired surrogates.
     private mutating func utf16String(_ bytes: Span<UInt8>, _ start: Int, _ count: Int) throws(PlistError) -> String {
         scratch.removeAll(keepingCapacity: true)
-        var position = start
-        let end = start + 2 * count
-        while position < end {
-            var scalar = UInt32(bytes[position]) << 8 | UInt32(bytes[position + 1])
-            if scalar < 0x80 {
-                scratch.append(UInt8(scalar))
-                position += 2
-                continue
-            }
-            if scalar & 0xF800 == 0xD800 {
-                guard scalar < 0xDC00, position + 4 <= end else { throw PlistError(.invalidUTF16, at: position) }
-                let low = UInt32(bytes[position + 2]) << 8 | UInt32(bytes[position + 3])
-                guard low & 0xFC00 == 0xDC00 else { throw PlistError(.invalidUTF16, at: position) }
-                scalar = 0x10000 + ((scalar - 0xD800) << 10 | (low - 0xDC00))
-                position += 2
-            }
-            position += 2
-            UnicodeText.appendUTF8(scalar, to: &scratch)
-        }
+        try UnicodeText.appendUTF16(bytes, from: start, to: start + 2 * count, bigEndian: true, to: &scratch)
         return String(decoding: scratch, as: UTF8.self)
     }
 

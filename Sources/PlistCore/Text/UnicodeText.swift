@@ -36,22 +36,9 @@ package enum UnicodeText {
         var index = markLength
         switch encoding {
         case .utf16(let bigEndian):
-            func unit(_ at: Int) -> UInt32 {
-                bigEndian
-                    ? UInt32(bytes[at]) << 8 | UInt32(bytes[at + 1]) : UInt32(bytes[at + 1]) << 8 | UInt32(bytes[at])
-            }
-            while index + 1 < bytes.count {
-                var scalar = unit(index)
-                if scalar & 0xF800 == 0xD800 {
-                    guard scalar < 0xDC00, index + 3 < bytes.count, unit(index + 2) & 0xFC00 == 0xDC00 else {
-                        throw PlistError(.invalidUTF16, at: index)
-                    }
-                    scalar = 0x10000 + ((scalar - 0xD800) << 10 | (unit(index + 2) - 0xDC00))
-                    index += 2
-                }
-                appendUTF8(scalar, to: &output)
-                index += 2
-            }
+            let end = index + (bytes.count - index) / 2 * 2
+            try appendUTF16(bytes, from: index, to: end, bigEndian: bigEndian, to: &output)
+            index = end
             guard index == bytes.count else { throw PlistError(.invalidUTF16, at: index) }
         case .utf32(let bigEndian):
             while index + 3 < bytes.count {
@@ -68,6 +55,35 @@ package enum UnicodeText {
             guard index == bytes.count else { throw PlistError(.invalidUTF32, at: index) }
         }
         return output
+    }
+
+    /// Appends the UTF-8 form of the UTF-16 code units in `bytes[start..<end]` (an even number of
+    /// bytes), rejecting unpaired surrogates.
+    /// - Throws: `PlistError` with `.invalidUTF16` and the offset of the bad unit in `bytes`.
+    package static func appendUTF16(
+        _ bytes: Span<UInt8>, from start: Int, to end: Int, bigEndian: Bool, to output: inout [UInt8]
+    ) throws(PlistError) {
+        func unit(_ at: Int) -> UInt32 {
+            bigEndian ? UInt32(bytes[at]) << 8 | UInt32(bytes[at + 1]) : UInt32(bytes[at + 1]) << 8 | UInt32(bytes[at])
+        }
+        var position = start
+        while position < end {
+            var scalar = unit(position)
+            if scalar < 0x80 {
+                output.append(UInt8(scalar))
+                position += 2
+                continue
+            }
+            if scalar & 0xF800 == 0xD800 {
+                guard scalar < 0xDC00, position + 4 <= end, unit(position + 2) & 0xFC00 == 0xDC00 else {
+                    throw PlistError(.invalidUTF16, at: position)
+                }
+                scalar = 0x10000 + ((scalar - 0xD800) << 10 | (unit(position + 2) - 0xDC00))
+                position += 2
+            }
+            appendUTF8(scalar, to: &output)
+            position += 2
+        }
     }
 
     /// Appends the UTF-8 encoding of the Unicode scalar value `scalar` (below 0x110000).
