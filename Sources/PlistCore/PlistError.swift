@@ -72,6 +72,14 @@ public struct PlistError: Error, Hashable, Sendable, CustomStringConvertible {
         case dtdDeclaration
         /// A file could not be read or written (`reason` is the system's explanation).
         case io(reason: String)
+        /// Nothing at a key path (`keyPath` is as much of it as names the missing value).
+        case noValueAtKeyPath(String)
+        /// A key path where a value is being added already holds one.
+        case valueExistsAtKeyPath(String)
+        /// A key path goes on into a value that is neither a dictionary nor an array.
+        case notAContainer(keyPath: String, type: String)
+        /// The value at a key path has another type than the one asked for.
+        case unexpectedType(keyPath: String, expected: String, found: String)
     }
 
     /// What went wrong.
@@ -92,7 +100,9 @@ public struct PlistError: Error, Hashable, Sendable, CustomStringConvertible {
     public var description: String {
         if let position { return "\(position.line):\(position.column): \(kind.message)" }
         switch kind {
-        case .emptyInput, .unknownFormat, .unsupportedFormat, .io: return kind.message
+        case .emptyInput, .unknownFormat, .unsupportedFormat, .io, .noValueAtKeyPath, .valueExistsAtKeyPath,
+            .notAContainer, .unexpectedType:
+            return kind.message
         default: return "byte \(byteOffset): \(kind.message)"
         }
     }
@@ -170,6 +180,16 @@ extension PlistError.Kind {
             "DTD declarations (internal subsets, entities) are not allowed in property lists"
         case .io(let reason):
             reason
+        case .noValueAtKeyPath(let keyPath):
+            "no value at key path \"\(keyPath)\""
+        case .valueExistsAtKeyPath(let keyPath):
+            "a value already exists at key path \"\(keyPath)\" (use replace to overwrite it)"
+        case .notAContainer(let keyPath, let type):
+            keyPath.isEmpty
+                ? "the top-level value is a \(type), not a dictionary or array"
+                : "the value at key path \"\(keyPath)\" is a \(type), not a dictionary or array"
+        case .unexpectedType(let keyPath, let expected, let found):
+            "the value at key path \"\(keyPath)\" is a \(found), not \(article(expected)) \(expected)"
         }
     }
 }
@@ -191,4 +211,9 @@ public struct TextPosition: Hashable, Sendable {
         self.line = line
         self.column = column
     }
+}
+
+/// "an" before a vowel, else "a".
+private func article(_ word: String) -> String {
+    word.first.map { "aeiou".contains($0) } == true ? "an" : "a"
 }

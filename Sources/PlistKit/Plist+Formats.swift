@@ -9,11 +9,39 @@ extension Plist {
     /// - Throws: `PlistError`: `.emptyInput`, `.unknownFormat`, `.unsupportedFormat` for a
     ///   format not supported yet, or the reader's error with its location.
     public init(bytes: Span<UInt8>, options: PlistReadOptions = .init()) throws(PlistError) {
-        switch try Self.format(of: bytes) {
-        case .binary: try self.init(binary: bytes, options: options)
-        case .xml: try self.init(xml: bytes, options: options)
-        case .openStep: try self.init(openStep: bytes, options: options)
+        self = try Self.read(bytes: bytes, options: options).value
+    }
+
+    /// Reads a property list in any supported format, detected from its first bytes, and
+    /// tells which format it was in (so that an edited value can be written back the same way).
+    /// - Throws: `PlistError` naming the problem and its location.
+    public static func read(bytes: Span<UInt8>, options: PlistReadOptions = .init()) throws(PlistError) -> (
+        value: Plist, format: PlistFormat
+    ) {
+        let format = try Self.format(of: bytes)
+        switch format {
+        case .binary: return (try Plist(binary: bytes, options: options), format)
+        case .xml: return (try Plist(xml: bytes, options: options), format)
+        case .openStep: return (try Plist(openStep: bytes, options: options), format)
         }
+    }
+
+    /// Reads the property-list file at `path` (memory-mapped when large) and tells which format
+    /// it was in.
+    /// - Throws: `PlistError` with `.io` when the file cannot be read, else as `read(bytes:)`.
+    public static func read(contentsOf path: String, options: PlistReadOptions = .init()) throws(PlistError) -> (
+        value: Plist, format: PlistFormat
+    ) {
+        try read(bytes: try FileIO.contents(ofFile: path).span, options: options)
+    }
+
+    /// Reads a property list from everything readable on the open file descriptor `fd` and
+    /// tells which format it was in.
+    /// - Throws: `PlistError` with `.io` when reading fails, else as `read(bytes:)`.
+    public static func read(fileDescriptor fd: Int32, options: PlistReadOptions = .init()) throws(PlistError) -> (
+        value: Plist, format: PlistFormat
+    ) {
+        try read(bytes: try FileIO.contents(ofDescriptor: fd).span, options: options)
     }
 
     /// Reads a property list in any supported format, detected from its first bytes.

@@ -1,42 +1,142 @@
 import ArgumentParser
+import Dispatch
 import PlistKit
+import Synchronization
 
-/// `plistconv [convert] -f FORMAT IN [OUT]`: rewrites a property list in another format.
+/// `plistconv convert -f FORMAT FILE...` (also `plistconv -f FORMAT IN [OUT]` and plutil's
+/// `-convert FORMAT FILE...`): rewrites property lists in another format.
 struct Convert: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Convert a property list to another format (the default command).",
-        discussion: "Outputs are replaced atomically: a failed conversion leaves the old file untouched."
+        abstract: "Convert property lists to another format (the default command).",
+        usage: """
+            plistconv -f <format> <in> [<out>]
+            plistconv convert -f <format> [-o <out> | -e <ext>] <file>...
+            """,
+        discussion: """
+            Without a command word, `plistconv -f FORMAT IN OUT` converts IN into OUT, and \
+            `plistconv -f FORMAT FILE` converts FILE in place. `convert` converts each FILE in place, \
+            or into -o OUT (one input only), or beside it with the extension -e EXT; several files are \
+            converted in parallel, with a progress line when standard error is a terminal. `-` is \
+            standard input or output; standard input is converted to standard output.
+
+            In libplist's spelling (plistutil -i IN -o OUT) without -f, binary input becomes XML \
+            and any other input binary.
+            Outputs are replaced atomically and keep their permissions: a failed conversion leaves \
+            the old file untouched.
+            """
     )
 
-    @Option(name: [.short, .customLong("format")], help: "Output format.")
-    var format: OutputFormat
+    @Option(name: [.short, .customLong("format")], help: "Output format: \(OutputFormat.helpList).")
+    var format: OutputFormat?
 
-    @Argument(help: "Input file, or - for standard input.")
-    var input: String
-
-    @Argument(help: "Output file, or - for standard output (default: convert the input file in place).")
+    @Option(name: [.short, .customLong("output")], help: "Output file (- for standard output); one input only.")
     var output: String?
 
+    @Option(name: [.short, .customLong("extension")], help: "Write each output beside its input, with this extension.")
+    var `extension`: String?
+
+    @Flag(name: [.short, .customLong("readable")], help: "JSON: indented, with sorted keys.")
+    var readable = false
+
+    @Flag(name: .short, help: "Print nothing but errors.")
+    var silent = false
+
+    /// Set when the command word was left out: a second file is then the output.
+    @Flag(name: .customLong("input-output"), help: .hidden)
+    var inputOutput = false
+
+    /// Set for libplist's `plistutil -i` spelling: without -f, binary becomes XML and other input binary.
+    @Flag(name: .customLong("libplist"), help: .hidden)
+    var libplist = false
+
+    @Argument(help: "Input files (- for standard input).")
+    var files: [String]
+
+    mutating func validate() throws {
+        if format == nil, !libplist { throw ValidationError("give the output format with -f FORMAT") }
+        if inputOutput {
+            guard files.count <= 2 else {
+                throw ValidationError(
+                    "give one input and at most one output; to convert several files in place, use "
+                        + "`plistconv convert -f FORMAT FILE...`")
+            }
+            if files.count == 2 {
+                guard output == nil else { throw ValidationError("give the output either as a second file or with -o") }
+                output = files.removeLast()
+            }
+        }
+        if output != nil, files.count > 1 { throw ValidationError("-o needs exactly one input file") }
+        if output != nil, `extension` != nil { throw ValidationError("give either -o or -e, not both") }
+        if files.filter({ $0 == "-" }).count > 1 { throw ValidationError("standard input can be read only once") }
+    }
+
     func run() throws {
-        let destination = output ?? input
-        let plist = try Terminal.reporting(input, isOutput: false) { () throws(PlistError) in
-            try Terminal.readPlist(input)
+        let progress = Progress(total: files.count, shown: files.count > 1 && Terminal.errorIsTerminal)
+        let failures = Atomic(0)
+        let files = files
+        DispatchQueue.concurrentPerform(iterations: files.count) { index in
+            if !convert(files[index], progress: progress) { failures.add(1, ordering: .relaxed) }
+            progress.advance()
         }
-        try Terminal.reporting(destination, isOutput: true) { () throws(PlistError) in
-            try Terminal.writePlist(plist, format: format.plistFormat, to: destination)
+        progress.finish()
+        if failures.load(ordering: .relaxed) > 0 { throw ExitCode.failure }
+    }
+
+    /// Converts one file; reports a failure on standard error and returns false.
+    private func convert(_ input: String, progress: Progress) -> Bool {
+        let destination = destination(for: input)
+        let document: Document
+        do throws(PlistError) {
+            document = try Terminal.read(input)
+        } catch {
+            progress.report(error, file: Terminal.displayName(input, isOutput: false))
+            return false
         }
+        do throws(PlistError) {
+            let format = format ?? (document.format == .binary ? .xml : .binary)
+            let name = Terminal.valueName(forFile: input)
+            try Terminal.output(try format.encode(document.value, name: name, readable: readable), to: destination)
+            return true
+        } catch {
+            progress.report(error, file: Terminal.displayName(destination, isOutput: true))
+            return false
+        }
+    }
+
+    private func destination(for input: String) -> String {
+        if let output { return output }
+        if input == "-" { return "-" }
+        guard let ext = `extension` else { return input }
+        return Terminal.replacingExtension(of: input, with: ext)
     }
 }
 
-/// Output format names, including plutil's (`binary1`, `xml1`).
-enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
-    case binary, binary1, xml, xml1, openstep
+/// The "converted N of M files" line on standard error, and error lines that do not mix with it.
+private final class Progress: Sendable {
+    private let total: Int
+    private let shown: Bool
+    private let done = Mutex(0)
 
-    var plistFormat: PlistFormat {
-        switch self {
-        case .binary, .binary1: .binary
-        case .xml, .xml1: .xml
-        case .openstep: .openStep
+    init(total: Int, shown: Bool) {
+        self.total = total
+        self.shown = shown
+    }
+
+    func advance() {
+        done.withLock { count in
+            count += 1
+            if shown { Terminal.writeError("\r\u{1B}[Kplistconv: converted \(count) of \(total) files") }
         }
+    }
+
+    func report(_ error: PlistError, file: String) {
+        done.withLock { _ in
+            if shown { Terminal.writeError("\r\u{1B}[K") }
+            Terminal.report(error, file: file)
+        }
+    }
+
+    func finish() {
+        if shown { Terminal.writeError("\r\u{1B}[K") }
     }
 }

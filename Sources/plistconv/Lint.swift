@@ -18,8 +18,8 @@ struct Lint: ParsableCommand {
         var failed = false
         for file in files {
             let name = Terminal.displayName(file, isOutput: false)
-            do {
-                _ = try Terminal.readPlist(file)
+            do throws(PlistError) {
+                _ = try Terminal.read(file)
                 if !silent { print("\(name): OK") }
             } catch {
                 Terminal.report(error, file: name)

@@ -9,19 +9,26 @@ import Musl
 import Darwin
 #endif
 
+/// A property list read from a file or standard input, with the format it was in.
+struct Document {
+    var value: Plist
+    var format: PlistFormat
+}
+
 /// Files and standard streams as the commands see them (`-` is standard input or output), and
 /// the one-line error report.
 enum Terminal {
-    static func readPlist(_ path: String) throws(PlistError) -> Plist {
-        if path == "-" { return try Plist(fileDescriptor: 0) }
-        return try Plist(contentsOf: path)
+    static func read(_ path: String) throws(PlistError) -> Document {
+        let (value, format) = path == "-" ? try Plist.read(fileDescriptor: 0) : try Plist.read(contentsOf: path)
+        return Document(value: value, format: format)
     }
 
-    static func writePlist(_ plist: Plist, format: PlistFormat, to path: String) throws(PlistError) {
+    /// Writes `bytes` to the file at `path` atomically, or to standard output for `-`.
+    static func output(_ bytes: [UInt8], to path: String) throws(PlistError) {
         if path == "-" {
-            try plist.write(toFileDescriptor: 1, format: format)
+            try PlistFile.write(bytes, toFileDescriptor: 1)
         } else {
-            try plist.write(to: path, format: format)
+            try PlistFile.write(bytes, to: path)
         }
     }
 
@@ -43,7 +50,42 @@ enum Terminal {
 
     /// Prints `plistconv: NAME: message` on standard error.
     static func report(_ error: PlistError, file name: String) {
-        var line = Array("plistconv: \(name): \(error)\n".utf8)
-        _ = unsafe line.withUnsafeMutableBytes { unsafe write(2, $0.baseAddress, $0.count) }
+        writeError("plistconv: \(name): \(error)\n")
+    }
+
+    /// Writes `text` to standard error in one system call (so lines from threads do not mix).
+    static func writeError(_ text: String) {
+        var bytes = Array(text.utf8)
+        _ = unsafe bytes.withUnsafeMutableBytes { unsafe write(2, $0.baseAddress, $0.count) }
+    }
+
+    /// Writes `text` to standard output.
+    static func writeOutput(_ text: String) throws(PlistError) {
+        try PlistFile.write(Array(text.utf8), toFileDescriptor: 1)
+    }
+
+    /// Whether something (a file, a folder, a link) is at `path`.
+    static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
+
+    /// Whether standard error is a terminal (progress is shown only there).
+    static var errorIsTerminal: Bool { isatty(2) == 1 }
+}
+
+extension Terminal {
+    /// `path` with its last extension replaced by `ext` (or `ext` added when it has none).
+    static func replacingExtension(of path: String, with ext: String) -> String {
+        let nameStart = path.lastIndex(of: "/").map { path.index(after: $0) } ?? path.startIndex
+        let name = path[nameStart...]
+        let stem = name.lastIndex(of: ".").flatMap { $0 == name.startIndex ? nil : $0 } ?? path.endIndex
+        return String(path[..<stem]) + "." + ext
+    }
+
+    /// The name a source-code output gives the value read from `path`: the file's name without
+    /// its extension (`plist` for standard input).
+    static func valueName(forFile path: String) -> String {
+        guard path != "-" else { return "plist" }
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        let stem = name.lastIndex(of: ".").flatMap { $0 == name.startIndex ? nil : $0 } ?? name.endIndex
+        return String(name[..<stem])
     }
 }

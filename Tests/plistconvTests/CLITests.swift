@@ -89,13 +89,18 @@ private let badXMLMessage = "17:2: malformed XML: expected '>'"
         #expect(written.isIdentical(to: try Corpus.expected(entry)), "\(entry.file): \(entry.note)")
     }
 
-    @Test(arguments: [["convert", "-f", "binary1"], ["--format", "binary"], ["convert", "--format", "binary1"]])
-    func spellingsOfTheCommand(prefix: [String]) throws {
+    @Test(arguments: [
+        ["convert", "-f", "binary1", "IN", "-o", "OUT"], ["--format", "binary", "IN", "OUT"],
+        ["convert", "-o", "OUT", "--format", "binary1", "IN"], ["-convert", "binary1", "IN", "-o", "OUT"],
+        ["-convert", "binary1", "-o", "OUT", "--", "IN"], ["-i", "IN", "-o", "OUT", "-f", "bin"],
+    ])
+    func spellingsOfTheCommand(template: [String]) throws {
         let folder = try TempFolder()
         defer { folder.remove() }
         let input = try corpus(smallFile)
         let inPath = try folder.write(input, to: "in.plist")
-        let run = try Tool.run(prefix + [inPath, folder.path("out.plist")])
+        let arguments = template.map { $0 == "IN" ? inPath : $0 == "OUT" ? folder.path("out.plist") : $0 }
+        let run = try Tool.run(arguments)
         #expect(run.status == 0, "\(run)")
         #expect(run.stderr == "" && run.stdout == [])
         #expect(try folder.read("out.plist") == (try binaryOutput(for: input)))
@@ -523,34 +528,35 @@ private let badXMLMessage = "17:2: malformed XML: expected '>'"
 
 @Suite struct ArgumentTests {
     @Test(arguments: [
-        ("binary", OutputFormat.binary, PlistFormat.binary),
-        ("binary1", .binary1, .binary),
-        ("xml", .xml, .xml),
-        ("xml1", .xml1, .xml),
-        ("openstep", .openstep, .openStep),
+        ("binary", OutputFormat.binary), ("binary1", .binary), ("bin", .binary), ("xml", .xml), ("xml1", .xml),
+        ("openstep", .openstep), ("json", .json), ("swift", .swift), ("objc", .objc),
     ])
-    func formatNames(name: String, format: OutputFormat, plistFormat: PlistFormat) throws {
-        let command = try #require(try PlistConv.parseAsRoot(["-f", name, "in.plist"]) as? Convert)
+    func formatNames(name: String, format: OutputFormat) throws {
+        let command = try #require(try parse(["-f", name, "in.plist"]) as? Convert)
         #expect(command.format == format)
-        #expect(command.format.plistFormat == plistFormat)
-        #expect(command.input == "in.plist")
+        #expect(command.files == ["in.plist"])
         #expect(command.output == nil)
     }
 
-    @Test func explicitConvertWithOutput() throws {
-        let command = try #require(
-            try PlistConv.parseAsRoot(["convert", "--format", "binary1", "-", "out.plist"]) as? Convert)
-        #expect(command.format == .binary1)
-        #expect(command.format.plistFormat == .binary)
-        #expect(command.input == "-")
+    @Test func shorthandWithOutput() throws {
+        let command = try #require(try parse(["-f", "xml", "in.plist", "out.plist"]) as? Convert)
+        #expect(command.files == ["in.plist"])
         #expect(command.output == "out.plist")
     }
 
+    @Test func explicitConvertTakesSeveralFiles() throws {
+        let command = try #require(try parse(["convert", "--format", "binary1", "-e", "bplist", "a", "b"]) as? Convert)
+        #expect(command.format == .binary)
+        #expect(command.files == ["a", "b"])
+        #expect(command.output == nil)
+        #expect(command.extension == "bplist")
+    }
+
     @Test func lintArguments() throws {
-        let command = try #require(try PlistConv.parseAsRoot(["lint", "-s", "a.plist", "-", "b.plist"]) as? Lint)
+        let command = try #require(try parse(["lint", "-s", "a.plist", "-", "b.plist"]) as? Lint)
         #expect(command.silent)
         #expect(command.files == ["a.plist", "-", "b.plist"])
-        let loud = try #require(try PlistConv.parseAsRoot(["lint", "a.plist"]) as? Lint)
+        let loud = try #require(try parse(["lint", "a.plist"]) as? Lint)
         #expect(!loud.silent)
     }
 
@@ -559,7 +565,7 @@ private let badXMLMessage = "17:2: malformed XML: expected '>'"
         ["-f", "binary", "a", "b", "c"], ["lint", "-x", "a"],
     ])
     func parsingRejects(arguments: [String]) {
-        #expect(throws: (any Error).self) { try PlistConv.parseAsRoot(arguments) }
+        #expect(throws: (any Error).self) { try parse(arguments) }
     }
 
     @Test func lintWithoutFilesIsAUsageError() throws {
@@ -573,10 +579,11 @@ private let badXMLMessage = "17:2: malformed XML: expected '>'"
         let run = try Tool.run(["-f", "yaml", "in.plist"])
         #expect(run.status == 64)
         #expect(run.stdout == [])
-        let firstLine = run.stderr.split(separator: "\n").first.map(String.init)
         #expect(
-            firstLine == "Error: The value 'yaml' is invalid for '-f <format>'. "
-                + "Please provide one of 'binary', 'binary1', 'xml', 'xml1' or 'openstep'.")
+            run.stderr.hasPrefix(
+                "Error: The value 'yaml' is invalid for '-f <format>'. Please provide one of the following:\n"
+                    + "  - binary\n  - binary1\n  - xml\n  - xml1\n  - openstep\n  - json\n  - swift\n  - objc\n"),
+            "\(run.stderr)")
     }
 
     @Test(arguments: [["-f", "binary"], ["in.plist"], ["-f", "binary", "a", "b", "c"], ["lint", "-x", "a"]])
@@ -586,4 +593,9 @@ private let badXMLMessage = "17:2: malformed XML: expected '>'"
         #expect(run.stdout == [])
         #expect(run.stderr.hasPrefix("Error: "), "\(run.stderr)")
     }
+}
+
+/// Parses `arguments` as the executable does, plutil's and libplist's spellings included.
+func parse(_ arguments: [String]) throws -> any ParsableCommand {
+    try PlistConv.parseAsRoot(CommandSpelling.normalized(arguments))
 }

@@ -1,0 +1,16 @@
+/// Writing encoded bytes to files the way this package writes property lists.
+public enum PlistFile {
+    /// Writes `bytes` to the file at `path` atomically: a temporary file in the same folder is
+    /// written completely, then renamed over the old file, which keeps its permissions (a symbolic
+    /// link is followed, and its target replaced).
+    /// - Throws: `PlistError` with `.io` when the file cannot be written; the old file is then intact.
+    public static func write(_ bytes: [UInt8], to path: String) throws(PlistError) {
+        try FileIO.writeAtomically(bytes, to: path)
+    }
+
+    /// Writes all of `bytes` to the open file descriptor `fd` (standard output is 1).
+    /// - Throws: `PlistError` with `.io` when writing fails.
+    public static func write(_ bytes: [UInt8], toFileDescriptor fd: Int32) throws(PlistError) {
+        if let error = FileIO.writeAll(bytes, to: fd) { throw error }
+    }
+}
