@@ -9,16 +9,29 @@ let package = Package(
         .package(url: "https://github.com/ordo-one/package-benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
     ],
     targets: [
+        .target(
+            name: "BenchmarkInputs",
+            dependencies: [.product(name: "PlistKit", package: "swift-plist")],
+            path: "Benchmarks/BenchmarkInputs",
+            swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
+        ),
         .executableTarget(
             name: "PlistBenchmarks",
             dependencies: [
+                "BenchmarkInputs",
                 .product(name: "Benchmark", package: "package-benchmark"),
                 .product(name: "PlistKit", package: "swift-plist"),
             ],
             path: "Benchmarks/PlistBenchmarks",
             swiftSettings: [.enableUpcomingFeature("ExistentialAny")],
             plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
-        )
+        ),
+        .executableTarget(
+            name: "plist-bench-inputs",
+            dependencies: ["BenchmarkInputs", .product(name: "PlistKit", package: "swift-plist")],
+            path: "Tools/plist-bench-inputs",
+            swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs the PlistCore and Foundation benchmarks (short mode, or the full suite with --full) and prints
-# a Markdown table of their p50 wall-clock times. Exits non-zero unless PlistCore is faster than
-# Foundation at both reading and writing the binary itunes-library input.
+# a Markdown table of their p50 wall-clock times, throughput and peak memory, with the ratio.
+# Exits non-zero unless PlistCore is faster than Foundation at both reading and writing the binary
+# itunes-library input. BENCH_INPUTS=folder (from plist-bench-inputs) adds throughput.
 set -euo pipefail
 
 usage() { echo "usage: $0 [--full]" >&2; exit 2; }
@@ -17,7 +18,7 @@ trap 'rm -rf "$results"' EXIT
 
 # One percentile table per benchmark and metric, in nanoseconds, named
 # <baseline>.<target>.<library>_<operation>_<file>.<metric>.histogram.percentiles.tsv
-swift package --disable-sandbox benchmark --filter '(PlistCore|Foundation)/.*' \
+swift package --disable-sandbox benchmark --filter "${BENCH_FILTER:-(PlistCore|Foundation)/.*}" \
     --format histogramPercentiles --time-units nanoseconds --path "$results" --no-progress >&2
 
 python3 - "$results" <<'PY'
@@ -25,33 +26,53 @@ import os
 import re
 import sys
 
-pattern = re.compile(r"\.PlistBenchmarks\.(\w+?)_(read|write|readXML|writeXML)_([\w-]+)\.wallClock\.histogram\.percentiles\.tsv$")
-p50 = {}  # (library, operation, file) -> nanoseconds
+pattern = re.compile(
+    r"\.PlistBenchmarks\.(PlistCore|Foundation)_(read|write)-(\w+)_([\w-]+)\.(wallClock|mallocCountTotal)"
+    r"\.histogram\.percentiles\.tsv$")
+p50 = {}  # (library, operation, format, file, metric) -> value
 for name in os.listdir(sys.argv[1]):
     match = pattern.search(name)
     if match:
         with open(os.path.join(sys.argv[1], name)) as table:
             header, *rows = [line.rstrip("\n").split("\t") for line in table]
-        if "(ns)" not in header[1]:
+        if match.group(5) == "wallClock" and "(ns)" not in header[1]:
             sys.exit(f"{name}: expected nanoseconds, found {header[1]!r}")
-        p50[match.groups()] = float(dict(rows)["50"])
+        scale = 1000 if "(K)" in header[1] else 1_000_000 if "(M)" in header[1] else 1
+        p50[match.groups()] = float(dict(rows)["50"]) * (1 if match.group(5) == "wallClock" else scale)
+
+inputs = os.environ.get("BENCH_INPUTS")
+def size(format, file):
+    path = inputs and os.path.join(inputs, f"{file}.{format}.plist")
+    return os.path.getsize(path) if path and os.path.exists(path) else None
 
 def show(nanoseconds):
     return f"{nanoseconds / 1e6:.2f} ms" if nanoseconds >= 1e6 else f"{nanoseconds / 1e3:.1f} µs"
 
-print("| file | operation | PlistCore p50 | Foundation p50 | ratio (Foundation / PlistCore) |")
-print("| --- | --- | ---: | ---: | ---: |")
+def count(value):
+    if value is None:
+        return "–"
+    return f"{value / 1e6:.1f} M" if value >= 1e6 else f"{value / 1e3:.0f} K" if value >= 1e4 else f"{value:.0f}"
+
+print("| input | operation | PlistCore p50 | Foundation p50 | ratio (Foundation / PlistCore) | PlistCore MB/s | mallocs PlistCore / Foundation |")
+print("| --- | --- | ---: | ---: | ---: | ---: | ---: |")
 ratios = {}
-for _, operation, file in sorted((key for key in p50 if key[0] == "PlistCore"), key=lambda key: key[::-1]):
-    ours, theirs = p50["PlistCore", operation, file], p50.get(("Foundation", operation, file))
-    if theirs is not None:
-        ratios[operation, file] = theirs / ours
-        print(f"| {file} | {operation} | {show(ours)} | {show(theirs)} | {theirs / ours:.2f} |")
+keys = sorted({key[1:4] for key in p50 if key[0] == "PlistCore" and key[4] == "wallClock"}, key=lambda k: (k[2], k[1], k[0]))
+for operation, format, file in keys:
+    ours = p50["PlistCore", operation, format, file, "wallClock"]
+    theirs = p50.get(("Foundation", operation, format, file, "wallClock"))
+    bytes_ = size(format, file)
+    throughput = f"{bytes_ / (ours / 1e9) / 1e6:.0f}" if bytes_ else "–"
+    mem = f"{count(p50.get(('PlistCore', operation, format, file, 'mallocCountTotal')))} / " \
+          f"{count(p50.get(('Foundation', operation, format, file, 'mallocCountTotal')))}"
+    ratio = f"{theirs / ours:.2f}" if theirs else "–"
+    if theirs:
+        ratios[operation, format, file] = theirs / ours
+    print(f"| {file} | {operation} {format} | {show(ours)} | {show(theirs) if theirs else '–'} | {ratio} | {throughput} | {mem} |")
 
 failed = False
 for operation in ("read", "write"):
-    if ratios.get((operation, "itunes-library"), 0) <= 1:
-        print(f"FAIL: PlistCore is not faster than Foundation at {operation} of itunes-library", file=sys.stderr)
+    if ratios.get((operation, "binary", "itunes-library"), 0) <= 1:
+        print(f"FAIL: PlistCore is not faster than Foundation at {operation} binary of itunes-library", file=sys.stderr)
         failed = True
 sys.exit(1 if failed else 0)
 PY

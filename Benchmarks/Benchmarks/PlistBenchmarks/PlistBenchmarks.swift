@@ -1,79 +1,56 @@
 import Benchmark
+import BenchmarkInputs
 import Foundation
 import PlistKit
 
-/// `PlistCore/read` and `Foundation/read` parse the same bytes, written by PlistCore: like Apple's
-/// writer, and unlike Foundation's on Linux, it stores each repeated string and number once, and
-/// it keeps real UIDs. `Codable/read` decodes bytes written by Foundation. The writers start from
-/// the tree, the Foundation object graph or the Codable model.
+/// `PlistCore/read-<format>/<input>` and `Foundation/read-<format>/<input>` parse the same bytes,
+/// written by PlistCore (in binary, like Apple's writer and unlike Foundation's on Linux, it stores
+/// each repeated string and number once, and it keeps real UIDs). `Codable/read` decodes bytes
+/// written by Foundation. The writers start from the tree, the Foundation object graph or the
+/// Codable model.
 let benchmarks: @Sendable () -> Void = {
     let mode = RunMode.current
     for file in InputFile.allCases {
         let configuration = mode.configuration(for: file)
-        let name = file.rawValue
+        for format in BenchFormat.allCases {
+            guard format.holds(file) else { continue }
+            let name = "\(format.rawValue)/\(file.rawValue)"
 
-        Benchmark("PlistCore/read/\(name)", configuration: configuration) { benchmark, bytes in
-            for _ in benchmark.scaledIterations {
-                blackHole(try Plist(binary: bytes))
+            Benchmark("PlistCore/read-\(name)", configuration: configuration) { benchmark, bytes in
+                for _ in benchmark.scaledIterations {
+                    blackHole(try format.decode(bytes))
+                }
+            } setup: {
+                file.fixture.encoded[format]!
             }
-        } setup: {
-            file.fixture.bytes
-        }
 
-        Benchmark("PlistCore/write/\(name)", configuration: configuration) { benchmark, tree in
-            for _ in benchmark.scaledIterations {
-                blackHole(try tree.binaryBytes())
+            Benchmark("PlistCore/write-\(name)", configuration: configuration) { benchmark, tree in
+                for _ in benchmark.scaledIterations {
+                    blackHole(try format.encode(tree))
+                }
+            } setup: {
+                file.fixture.tree
             }
-        } setup: {
-            file.fixture.tree
-        }
 
-        Benchmark("PlistCore/readXML/\(name)", configuration: configuration) { benchmark, bytes in
-            for _ in benchmark.scaledIterations {
-                blackHole(try Plist(xml: bytes))
+            if let decode = format.foundationDecode {
+                Benchmark("Foundation/read-\(name)", configuration: configuration) { benchmark, data in
+                    for _ in benchmark.scaledIterations {
+                        blackHole(try decode(data))
+                    }
+                } setup: {
+                    Data(file.fixture.encoded[format]!)
+                }
             }
-        } setup: {
-            file.fixture.xmlBytes
-        }
 
-        Benchmark("PlistCore/writeXML/\(name)", configuration: configuration) { benchmark, tree in
-            for _ in benchmark.scaledIterations {
-                blackHole(try tree.xmlBytes())
+            if let encode = format.foundationEncode {
+                Benchmark("Foundation/write-\(name)", configuration: configuration) { benchmark, object in
+                    for _ in benchmark.scaledIterations {
+                        blackHole(try encode(object))
+                    }
+                } setup: {
+                    file.fixture.foundationObject
+                }
             }
-        } setup: {
-            file.fixture.tree
-        }
-
-        Benchmark("Foundation/readXML/\(name)", configuration: configuration) { benchmark, bytes in
-            for _ in benchmark.scaledIterations {
-                blackHole(try PropertyListSerialization.propertyList(from: bytes, options: [], format: nil))
-            }
-        } setup: {
-            Data(file.fixture.xmlBytes)
-        }
-
-        Benchmark("Foundation/writeXML/\(name)", configuration: configuration) { benchmark, object in
-            for _ in benchmark.scaledIterations {
-                blackHole(try PropertyListSerialization.data(fromPropertyList: object, format: .xml, options: 0))
-            }
-        } setup: {
-            file.fixture.foundationObject
-        }
-
-        Benchmark("Foundation/read/\(name)", configuration: configuration) { benchmark, bytes in
-            for _ in benchmark.scaledIterations {
-                blackHole(try PropertyListSerialization.propertyList(from: bytes, options: [], format: nil))
-            }
-        } setup: {
-            Data(file.fixture.bytes)
-        }
-
-        Benchmark("Foundation/write/\(name)", configuration: configuration) { benchmark, object in
-            for _ in benchmark.scaledIterations {
-                blackHole(try PropertyListSerialization.data(fromPropertyList: object, format: .binary, options: 0))
-            }
-        } setup: {
-            file.fixture.foundationObject
         }
     }
     codableBenchmarks(ITunesLibrary.self, file: .itunesLibrary, mode: mode)

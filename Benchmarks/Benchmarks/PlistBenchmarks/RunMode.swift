@@ -1,4 +1,5 @@
 import Benchmark
+import BenchmarkInputs
 import Foundation
 
 /// How long the suite runs: in full, or briefly for CI when `PLIST_BENCH_SHORT=1` is set.

@@ -2,7 +2,7 @@ import PlistKit
 
 extension SyntheticData {
     /// An application's Info.plist, about 2 KB as binary.
-    static func smallInfo() -> Plist {
+    package static func smallInfo() -> Plist {
         [
             "BuildMachineOSBuild": "24A335",
             "CFBundleDevelopmentRegion": "en",

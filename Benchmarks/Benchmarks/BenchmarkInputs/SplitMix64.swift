@@ -2,14 +2,14 @@
 ///
 /// The helpers below use their own arithmetic rather than the standard library's `random(in:)`,
 /// whose algorithm may change between toolchains.
-struct SplitMix64 {
+package struct SplitMix64 {
     private var state: UInt64
 
-    init(seed: UInt64) {
+    package init(seed: UInt64) {
         state = seed
     }
 
-    mutating func next() -> UInt64 {
+    package mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -18,29 +18,29 @@ struct SplitMix64 {
     }
 
     /// A value in `0..<bound` (multiply-shift; the bias is negligible for the bounds used here).
-    mutating func below(_ bound: Int) -> Int {
+    package mutating func below(_ bound: Int) -> Int {
         Int(next().multipliedFullWidth(by: UInt64(bound)).high)
     }
 
-    mutating func int(in range: ClosedRange<Int>) -> Int {
+    package mutating func int(in range: ClosedRange<Int>) -> Int {
         range.lowerBound + below(range.count)
     }
 
     /// A value in `0..<1` with 53 random bits.
-    mutating func unit() -> Double {
+    package mutating func unit() -> Double {
         Double(next() >> 11) * 0x1p-53
     }
 
-    mutating func chance(_ probability: Double) -> Bool {
+    package mutating func chance(_ probability: Double) -> Bool {
         unit() < probability
     }
 
-    mutating func pick<Element>(_ elements: [Element]) -> Element {
+    package mutating func pick<Element>(_ elements: [Element]) -> Element {
         elements[below(elements.count)]
     }
 
     /// `count` random bytes.
-    mutating func bytes(_ count: Int) -> [UInt8] {
+    package mutating func bytes(_ count: Int) -> [UInt8] {
         var result: [UInt8] = []
         result.reserveCapacity(count + 8)
         while result.count < count {
@@ -51,7 +51,7 @@ struct SplitMix64 {
     }
 
     /// `digits` uppercase hexadecimal digits, like an iTunes persistent ID.
-    mutating func hex(digits: Int) -> String {
+    package mutating func hex(digits: Int) -> String {
         var text = ""
         while text.count < digits {
             text += String(next(), radix: 16, uppercase: true)

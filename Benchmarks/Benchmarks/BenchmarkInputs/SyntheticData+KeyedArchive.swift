@@ -3,7 +3,7 @@ import PlistKit
 extension SyntheticData {
     /// An `NSKeyedArchiver`-shaped dictionary whose `$objects` holds 150,000 entries: class
     /// descriptions, strings, numbers, bare UIDs and small objects whose values are UIDs.
-    static func keyedArchive() -> Plist {
+    package static func keyedArchive() -> Plist {
         var random = SplitMix64(seed: 0xA_4C41)
         let count = 150_000
         let classes = [

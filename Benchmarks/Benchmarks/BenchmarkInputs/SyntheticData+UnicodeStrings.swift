@@ -3,7 +3,7 @@ import PlistKit
 extension SyntheticData {
     /// 200,000 strings of 1 to 6 words, each mixing one or two non-Latin scripts (and emoji) with
     /// some ASCII, so every string is stored as UTF-16 in a binary plist.
-    static func unicodeStrings() -> Plist {
+    package static func unicodeStrings() -> Plist {
         var random = SplitMix64(seed: 0x5_7819)
         return .array(
             (0..<200_000).map { _ in

@@ -1,5 +1,5 @@
 /// A Codable model of the `small-info` input, for `PropertyListDecoder`/`PropertyListEncoder`.
-struct InfoPlist: Codable, Sendable {
+package struct InfoPlist: Codable, Sendable {
     var buildMachineOSBuild: String
     var developmentRegion: String
     var displayName: String

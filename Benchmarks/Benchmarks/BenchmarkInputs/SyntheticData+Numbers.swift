@@ -2,7 +2,7 @@ import PlistKit
 
 extension SyntheticData {
     /// 1,000,000 numbers: small, 32-bit, 64-bit and negative integers, and reals.
-    static func numbers() -> Plist {
+    package static func numbers() -> Plist {
         var random = SplitMix64(seed: 0x0_BEEF)
         return .array(
             (0..<1_000_000).map { _ in

@@ -2,14 +2,14 @@ import Foundation
 import PlistKit
 
 /// Builds the benchmark inputs from fixed seeds, so no large file is kept in the repository.
-enum SyntheticData {
+package enum SyntheticData {
     /// 2001-01-01 00:00:00 UTC plus `seconds`: whole seconds, as Apple's tools store most dates.
-    static func date(_ seconds: Int) -> Plist {
+    package static func date(_ seconds: Int) -> Plist {
         .date(Date(timeIntervalSinceReferenceDate: Double(seconds)))
     }
 
     /// Words for titles and names, a few of them non-ASCII.
-    static let words = [
+    package static let words = [
         "Love", "Night", "Heart", "Dream", "Fire", "Rain", "Summer", "Blue", "Golden", "River", "Light",
         "Shadow", "Dance", "Song", "Home", "Road", "Sky", "Moon", "Sun", "Star", "Ocean", "City", "Time",
         "Forever", "Wild", "Silent", "Electric", "Broken", "Sweet", "Lonely", "Midnight", "Morning",
@@ -24,7 +24,7 @@ enum SyntheticData {
     ]
 
     /// One to a few words from `words`, separated by spaces.
-    static func title(_ random: inout SplitMix64, words range: ClosedRange<Int>) -> String {
+    package static func title(_ random: inout SplitMix64, words range: ClosedRange<Int>) -> String {
         (0..<random.int(in: range)).map { _ in random.pick(words) }.joined(separator: " ")
     }
 }

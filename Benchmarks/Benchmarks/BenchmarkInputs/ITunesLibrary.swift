@@ -1,7 +1,7 @@
 import Foundation
 
 /// A Codable model of the `itunes-library` input, for `PropertyListDecoder`/`PropertyListEncoder`.
-struct ITunesLibrary: Codable, Sendable {
+package struct ITunesLibrary: Codable, Sendable {
     var majorVersion: Int
     var minorVersion: Int
     var date: Date

@@ -4,7 +4,7 @@ import PlistKit
 extension Plist {
     /// The same content as a Foundation object graph, ready for `PropertyListSerialization`.
     /// Foundation has no public UID type, so a `.uid(n)` becomes `["CF$UID": n]`.
-    var foundationObject: NSObject {
+    package var foundationObject: NSObject {
         switch self {
         case .string(let value): NSString(string: value)
         case .integer(let value): value.int64.map { NSNumber(value: $0) } ?? NSNumber(value: value.bitPattern)
@@ -20,7 +20,7 @@ extension Plist {
     }
 
     /// This value with every `.uid(n)` replaced by `["CF$UID": n]`, as Foundation writes it.
-    var replacingUIDs: Plist {
+    package var replacingUIDs: Plist {
         switch self {
         case .uid(let value): ["CF$UID": Plist(value)]
         case .array(let elements): .array(elements.map(\.replacingUIDs))

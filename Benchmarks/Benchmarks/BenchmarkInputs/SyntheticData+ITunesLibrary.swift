@@ -3,7 +3,7 @@ import PlistKit
 
 extension SyntheticData {
     /// An iTunes "Library.xml"-shaped dictionary: 20,000 tracks and 40 playlists, about 10 MB as binary.
-    static func itunesLibrary() -> Plist {
+    package static func itunesLibrary() -> Plist {
         var random = SplitMix64(seed: 0x1_7E5)
         let artists = (0..<900).map { _ in artistName(&random) }
         var tracks: OrderedDictionary<String, Plist> = [:]

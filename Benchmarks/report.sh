@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Makes REPORT.md and report.svg here: generates the benchmark inputs, runs the short benchmark pass
+# (this package against Foundation in one run), and times whole-process conversions of the inputs
+# with plistconv and every other converter installed (the Swift toolchain's plutil, libplist's
+# plistutil, Python's plistlib). Takes 10-20 minutes. WORK=folder for the inputs (default below).
+set -euo pipefail
+cd "$(dirname "$0")"
+work="${WORK:-/tmp/plist-bench-report}"
+mkdir -p "$work/inputs"
+
+swift build -c release --package-path .. --product plistconv >&2
+swift build -c release --product plist-bench-inputs >&2
+.build/release/plist-bench-inputs "$work/inputs"
+
+status=0
+PLIST_BENCH_SHORT=1 BENCH_INPUTS="$work/inputs" ./ratios.sh >"$work/ratios.md" || status=$?
+python3 report.py --plistconv "$(swift build -c release --package-path .. --show-bin-path)/plistconv" \
+    --inputs "$work/inputs" --work "$work" --ratios "$work/ratios.md" --command "Benchmarks/report.sh"
+exit "$status"
