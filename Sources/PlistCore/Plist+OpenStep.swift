@@ -11,7 +11,7 @@ extension Plist {
     /// UTF-16 or UTF-32. Every plain scalar is a string, as in CoreFoundation.
     /// - Throws: `PlistError` naming the problem and its line and column.
     public init(openStep bytes: [UInt8], options: PlistReadOptions = .init()) throws(PlistError) {
-        self = try OpenStepReader.read(bytes, options: options)
+        self = try OpenStepReader.read(bytes, options: options).value
     }
 
     /// Reads an OpenStep property list, a GNUstep property list or a `.strings` file.
@@ -20,12 +20,43 @@ extension Plist {
         var copy: [UInt8] = []
         copy.reserveCapacity(bytes.count)
         for index in bytes.indices { copy.append(bytes[index]) }
-        self = try OpenStepReader.read(copy, options: options)
+        self = try OpenStepReader.read(copy, options: options).value
     }
 
     /// Reads an OpenStep property list, a GNUstep property list or a `.strings` file.
     /// - Throws: `PlistError` naming the problem and its line and column.
     public init(openStep data: Data, options: PlistReadOptions = .init()) throws(PlistError) {
         try self.init(openStep: [UInt8](data), options: options)
+    }
+}
+
+extension Plist {
+    /// Reads OpenStep text as `init(openStep:)` does, and tells whether it was a `.strings` file
+    /// (a dictionary without its outer braces), so that it can be written back the same way.
+    /// - Throws: `PlistError` naming the problem and its line and column.
+    public static func readOpenStep(_ bytes: Span<UInt8>, options: PlistReadOptions = .init()) throws(PlistError) -> (
+        value: Plist, isStringsFile: Bool
+    ) {
+        var copy: [UInt8] = []
+        copy.reserveCapacity(bytes.count)
+        for index in bytes.indices { copy.append(bytes[index]) }
+        return try OpenStepReader.read(copy, options: options)
+    }
+
+    /// The value as OpenStep text in UTF-8, laid out as Xcode writes it. Integers, reals,
+    /// Booleans, dates and UIDs are written as `options.openStepValues` says (by default they are
+    /// an error: plain OpenStep cannot hold them).
+    /// - Throws: `PlistError` with `.unrepresentable` naming the key path of a value OpenStep
+    ///   cannot hold, or `.tooDeep`.
+    public func openStepBytes(options: PlistWriteOptions = .init()) throws(PlistError) -> [UInt8] {
+        try OpenStepWriter.write(self, options: options)
+    }
+
+    /// The value as a `.strings` file in UTF-8: one `"key" = "value";` line per entry. The value
+    /// must be a dictionary of strings (or of scalars, with `options.openStepValues` `.strings`).
+    /// - Throws: `PlistError` with `.unrepresentable` naming the key path of the first value a
+    ///   `.strings` file cannot hold.
+    public func stringsBytes(options: PlistWriteOptions = .init()) throws(PlistError) -> [UInt8] {
+        try OpenStepWriter.writeStrings(self, options: options)
     }
 }

@@ -10,8 +10,6 @@ public struct PlistError: Error, Hashable, Sendable, CustomStringConvertible {
         case emptyInput
         /// The input is none of the property-list formats this package knows.
         case unknownFormat
-        /// Reading or writing this format is not available yet.
-        case unsupportedFormat(PlistFormat, writing: Bool)
         /// The input does not start with the binary magic `bplist`.
         case badMagic
         /// The binary header names a version other than `00`.
@@ -80,6 +78,8 @@ public struct PlistError: Error, Hashable, Sendable, CustomStringConvertible {
         case notAContainer(keyPath: String, type: String)
         /// The value at a key path has another type than the one asked for.
         case unexpectedType(keyPath: String, expected: String, found: String)
+        /// A value the output format cannot hold (`format` names it).
+        case unrepresentable(keyPath: String, type: String, format: String)
     }
 
     /// What went wrong.
@@ -100,8 +100,8 @@ public struct PlistError: Error, Hashable, Sendable, CustomStringConvertible {
     public var description: String {
         if let position { return "\(position.line):\(position.column): \(kind.message)" }
         switch kind {
-        case .emptyInput, .unknownFormat, .unsupportedFormat, .io, .noValueAtKeyPath, .valueExistsAtKeyPath,
-            .notAContainer, .unexpectedType:
+        case .emptyInput, .unknownFormat, .io, .noValueAtKeyPath, .valueExistsAtKeyPath,
+            .notAContainer, .unexpectedType, .unrepresentable:
             return kind.message
         default: return "byte \(byteOffset): \(kind.message)"
         }
@@ -116,8 +116,6 @@ extension PlistError.Kind {
             "the input is empty"
         case .unknownFormat:
             "not a property list in any known format"
-        case .unsupportedFormat(let format, let writing):
-            "\(writing ? "writing" : "reading") \(format.name) property lists is not supported yet"
         case .badMagic:
             "not a binary property list (it does not start with \"bplist\")"
         case .unsupportedVersion(let version):
@@ -188,6 +186,9 @@ extension PlistError.Kind {
             keyPath.isEmpty
                 ? "the top-level value is a \(type), not a dictionary or array"
                 : "the value at key path \"\(keyPath)\" is a \(type), not a dictionary or array"
+        case .unrepresentable(let keyPath, let type, let format):
+            (keyPath.isEmpty ? "the top-level value" : "the value at key path \"\(keyPath)\"")
+                + " is \(article(type)) \(type), which \(format) cannot hold"
         case .unexpectedType(let keyPath, let expected, let found):
             "the value at key path \"\(keyPath)\" is a \(found), not \(article(expected)) \(expected)"
         }

@@ -4,15 +4,19 @@ public enum PlistFormat: String, Hashable, Sendable, CaseIterable {
     case binary
     /// Apple's XML format.
     case xml
-    /// The old-style ASCII format of OpenStep, GNUstep and `.strings` files.
+    /// The old-style ASCII format of OpenStep and GNUstep.
     case openStep
+    /// A `.strings` file: OpenStep text that is a dictionary without its outer braces.
+    /// `detect` says `.openStep` for these; reading tells them apart.
+    case strings
 
-    /// The name used in messages: "binary", "XML", "OpenStep".
+    /// The name used in messages: "binary", "XML", "OpenStep", ".strings".
     public var name: String {
         switch self {
         case .binary: "binary"
         case .xml: "XML"
         case .openStep: "OpenStep"
+        case .strings: ".strings"
         }
     }
 

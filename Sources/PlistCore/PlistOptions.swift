@@ -24,12 +24,29 @@ public struct PlistWriteOptions: Hashable, Sendable {
     /// The deepest nesting of arrays and dictionaries written; deeper values are rejected rather
     /// than written, since readers with the default limits would refuse them.
     public var maxDepth: Int
-    /// XML: sort dictionary keys as Foundation does (the default), or keep each dictionary's own order.
+    /// XML and OpenStep: sort dictionary keys as Foundation does (the default), or keep each
+    /// dictionary's own order.
     public var sortsKeys: Bool = true
+    /// OpenStep and `.strings`: what becomes of values plain OpenStep cannot hold.
+    public var openStepValues: OpenStepValues = .strict
 
-    /// Options with the given limits and key order.
-    public init(maxDepth: Int = 512, sortsKeys: Bool = true) {
+    /// Options with the given limits, key order and OpenStep values.
+    public init(maxDepth: Int = 512, sortsKeys: Bool = true, openStepValues: OpenStepValues = .strict) {
         self.maxDepth = maxDepth
         self.sortsKeys = sortsKeys
+        self.openStepValues = openStepValues
     }
+}
+
+/// What the OpenStep writer does with integers, reals, Booleans, dates and UIDs, which plain
+/// OpenStep (strings, data, arrays and dictionaries) cannot hold.
+public enum OpenStepValues: Hashable, Sendable {
+    /// Fail, naming the key path of the first such value.
+    case strict
+    /// Write them as strings: numbers exactly, Booleans `YES`/`NO`, dates as
+    /// `2001-01-01 00:00:00 +0000`, UIDs as their number (reading back gives strings).
+    case strings
+    /// Write GNUstep's typed values (`<*I12>`, `<*R0.5>`, `<*BY>`, `<*D2001-01-01 00:00:00 +0000>`;
+    /// a UID as `{CF$UID = <*I5>;}`), which read back to the same value.
+    case gnustep
 }

@@ -6,8 +6,7 @@ public import Foundation
 
 extension Plist {
     /// Reads a property list in any supported format, detected from its first bytes.
-    /// - Throws: `PlistError`: `.emptyInput`, `.unknownFormat`, `.unsupportedFormat` for a
-    ///   format not supported yet, or the reader's error with its location.
+    /// - Throws: `PlistError`: `.emptyInput`, `.unknownFormat`, or the reader's error with its location.
     public init(bytes: Span<UInt8>, options: PlistReadOptions = .init()) throws(PlistError) {
         self = try Self.read(bytes: bytes, options: options).value
     }
@@ -22,7 +21,9 @@ extension Plist {
         switch format {
         case .binary: return (try Plist(binary: bytes, options: options), format)
         case .xml: return (try Plist(xml: bytes, options: options), format)
-        case .openStep: return (try Plist(openStep: bytes, options: options), format)
+        case .openStep, .strings:
+            let (value, isStringsFile) = try Plist.readOpenStep(bytes, options: options)
+            return (value, isStringsFile ? .strings : .openStep)
         }
     }
 
@@ -71,13 +72,14 @@ extension Plist {
     }
 
     /// The value encoded in `format`.
-    /// - Throws: `PlistError`: `.unsupportedFormat` for a format not supported yet, or the
-    ///   writer's error (such as `.tooDeep`).
+    /// - Throws: `PlistError` from the writer (such as `.tooDeep`, or `.unrepresentable` for a
+    ///   value the format cannot hold).
     public func bytes(format: PlistFormat, options: PlistWriteOptions = .init()) throws(PlistError) -> [UInt8] {
         switch format {
         case .binary: try binaryBytes(options: options)
         case .xml: try xmlBytes(options: options)
-        default: throw PlistError(.unsupportedFormat(format, writing: true), at: 0)
+        case .openStep: try openStepBytes(options: options)
+        case .strings: try stringsBytes(options: options)
         }
     }
 

@@ -38,6 +38,9 @@ struct Convert: ParsableCommand {
     @Flag(name: [.short, .customLong("readable")], help: "JSON: indented, with sorted keys.")
     var readable = false
 
+    @Flag(help: "openstep, strings: write numbers, Booleans and dates as strings instead of failing.")
+    var stringify = false
+
     @Flag(name: .short, help: "Print nothing but errors.")
     var silent = false
 
@@ -95,7 +98,9 @@ struct Convert: ParsableCommand {
         do throws(PlistError) {
             let format = format ?? (document.format == .binary ? .xml : .binary)
             let name = Terminal.valueName(forFile: input)
-            try Terminal.output(try format.encode(document.value, name: name, readable: readable), to: destination)
+            try Terminal.output(
+                try format.encode(document.value, name: name, readable: readable, stringify: stringify), to: destination
+            )
             return true
         } catch {
             progress.report(error, file: Terminal.displayName(destination, isOutput: true))

@@ -4,7 +4,9 @@ import PlistKit
 /// The formats `plistconv` writes, by their names on the command line (plutil's `binary1` and
 /// `xml1`, and libplist's `bin`, are accepted too).
 enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
-    case binary, xml, openstep, json, swift, objc
+    /// `openstep` fails on values plain OpenStep cannot hold (or makes them strings, with
+    /// `--stringify`); `gnustep` writes those as GNUstep typed values, which read back exactly.
+    case binary, xml, openstep, gnustep, strings
 
     init?(argument: String) {
         switch argument {
@@ -15,27 +17,37 @@ enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
         }
     }
 
-    static var allValueStrings: [String] { ["binary", "binary1", "xml", "xml1", "openstep", "json", "swift", "objc"] }
+    static var allValueStrings: [String] {
+        ["binary", "binary1", "xml", "xml1", "openstep", "gnustep", "strings"]
+    }
 
     /// The names for help texts.
     static var helpList: String { allValueStrings.joined(separator: ", ") }
 
-    /// The format a property list read in `format` is written back in.
+    /// The format a property list read in `format` is written back in (OpenStep as GNUstep, which
+    /// is the same text unless the value holds numbers, Booleans or dates).
     init(_ format: PlistFormat) {
         switch format {
         case .binary: self = .binary
         case .xml: self = .xml
-        case .openStep: self = .openstep
+        case .openStep: self = .gnustep
+        case .strings: self = .strings
         }
     }
 
     /// The bytes of `plist` in this format; `name` names the value in source-code formats.
-    func encode(_ plist: Plist, name: String, readable: Bool = false) throws(PlistError) -> [UInt8] {
+    /// OpenStep and `.strings` keep each dictionary's key order; `stringify` writes values they
+    /// cannot hold as strings.
+    func encode(_ plist: Plist, name: String, readable: Bool = false, stringify: Bool = false) throws(PlistError)
+        -> [UInt8]
+    {
+        let textValues: OpenStepValues = stringify ? .strings : .strict
         switch self {
-        case .binary: try plist.bytes(format: .binary)
-        case .xml: try plist.bytes(format: .xml)
-        case .openstep: try plist.bytes(format: .openStep)
-        case .json, .swift, .objc: throw PlistError(.unsupportedFormat(.openStep, writing: true), at: 0)
+        case .binary: return try plist.binaryBytes()
+        case .xml: return try plist.xmlBytes()
+        case .openstep: return try plist.openStepBytes(options: .init(sortsKeys: false, openStepValues: textValues))
+        case .gnustep: return try plist.openStepBytes(options: .init(sortsKeys: false, openStepValues: .gnustep))
+        case .strings: return try plist.stringsBytes(options: .init(sortsKeys: false, openStepValues: textValues))
         }
     }
 }

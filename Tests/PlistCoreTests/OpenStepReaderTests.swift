@@ -242,10 +242,7 @@ import Testing
 
     // MARK: Corpus
 
-    static let corpusFiles: [Corpus.Entry] = Corpus.entries.filter {
-        ($0.file.hasPrefix("openstep/") || $0.file.hasPrefix("strings/"))
-            && FileManager.default.fileExists(atPath: $0.expectedURL.path)
-    }
+    static let corpusFiles = Corpus.validOpenStep
 
     static let invalidFiles: [Corpus.Entry] = Corpus.entries.filter {
         ($0.file.hasPrefix("invalid/") && $0.format == "openstep") || $0.file.contains("test-ascii-utf-")

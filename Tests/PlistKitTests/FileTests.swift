@@ -43,7 +43,7 @@ import Testing
     @Test func aFailedWriteLeavesTheOldFileIntact() throws {
         let file = path("keep.plist")
         FileManager.default.createFile(atPath: file, contents: Data("old".utf8))
-        #expect(throws: PlistError(.unsupportedFormat(.openStep, writing: true), at: 0)) {
+        #expect(throws: PlistError(.unrepresentable(keyPath: "a", type: "integer", format: "OpenStep"), at: 0)) {
             try (["a": 1] as Plist).write(to: file, format: .openStep)
         }
         var deep: Plist = 1

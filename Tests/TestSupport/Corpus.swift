@@ -41,6 +41,12 @@ public enum Corpus {
             && FileManager.default.fileExists(atPath: entry.expectedURL.path)
     }
 
+    /// Valid OpenStep, GNUstep and `.strings` files with an oracle dump (from `openstep/` and `strings/`).
+    public static let validOpenStep: [Entry] = entries.filter {
+        ($0.file.hasPrefix("openstep/") || $0.file.hasPrefix("strings/"))
+            && FileManager.default.fileExists(atPath: $0.expectedURL.path)
+    }
+
     /// Invalid files the manifest labels XML.
     public static let invalidXML: [Entry] = entries.filter { $0.file.hasPrefix("invalid/") && $0.format == "xml" }
 

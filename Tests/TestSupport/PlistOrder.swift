@@ -18,3 +18,29 @@ extension Plist {
         }
     }
 }
+
+extension Plist {
+    /// Where `self` and `other` first differ (a key path and both sides), or `nil` when identical.
+    public func firstDifference(from other: Plist, at path: [String] = []) -> String? {
+        let place = path.isEmpty ? "the top level" : path.joined(separator: ".")
+        switch (self, other) {
+        case (.array(let a), .array(let b)):
+            if a.count != b.count { return "\(place): \(a.count) elements vs \(b.count)" }
+            for (index, (x, y)) in zip(a, b).enumerated() {
+                if let difference = x.firstDifference(from: y, at: path + [String(index)]) { return difference }
+            }
+            return nil
+        case (.dictionary(let a), .dictionary(let b)):
+            for (x, y) in zip(a.keys, b.keys) where !x.utf8.elementsEqual(y.utf8) {
+                return "\(place): key \(x.debugDescription) vs \(y.debugDescription)"
+            }
+            if a.count != b.count { return "\(place): \(a.count) keys vs \(b.count)" }
+            for (key, (x, y)) in zip(a.keys, zip(a.values, b.values)) {
+                if let difference = x.firstDifference(from: y, at: path + [key.debugDescription]) { return difference }
+            }
+            return nil
+        default:
+            return self == other ? nil : "\(place): \(self) vs \(other)"
+        }
+    }
+}

@@ -28,6 +28,7 @@ private let invalidUTF16 = "invalid/cpython__invalid-binary-invalid-utf-16.bplis
 private let invalidUTF16Message = "byte 9: invalid UTF-16: an unpaired surrogate"
 private let badXMLFile = "invalid/rustplist__xml_error.plist"
 private let badXMLMessage = "17:2: malformed XML: expected '>'"
+private let birthdateMessage = "the value at key path \"Birthdate\" is a date, which OpenStep cannot hold"
 
 // MARK: - Converting
 
@@ -279,24 +280,24 @@ private let badXMLMessage = "17:2: malformed XML: expected '>'"
         try expectFailure(input: path, message: "not a property list in any known format")
     }
 
-    @Test(arguments: [("openstep", "OpenStep")])
-    func outputFormatNotSupportedYet(format: String, name: String) throws {
+    /// A value the output format cannot hold is reported against the output, which is not created.
+    @Test func valueTheOutputFormatCannotHold() throws {
         let folder = try TempFolder()
         defer { folder.remove() }
         let out = folder.path("out.plist")
-        let run = try Tool.run(["-f", format, Paths.corpus.appendingPathComponent(smallFile).path, out])
+        let run = try Tool.run(["-f", "openstep", Paths.corpus.appendingPathComponent(smallFile).path, out])
         #expect(run.status == 1)
         #expect(run.stdout == [])
-        #expect(run.stderr == "plistconv: \(out): writing \(name) property lists is not supported yet\n")
+        #expect(run.stderr == "plistconv: \(out): \(birthdateMessage)\n")
         #expect(try folder.names() == [])
     }
 
     /// A failure to write standard output is reported against standard output, not standard input.
-    @Test func unsupportedOutputToStdoutNamesStdout() throws {
+    @Test func unwritableValueToStdoutNamesStdout() throws {
         let run = try Tool.run(["-f", "openstep", "-", "-"], stdin: try corpus(smallFile))
         #expect(run.status == 1)
         #expect(run.stdout == [])
-        #expect(run.stderr == "plistconv: <stdout>: writing OpenStep property lists is not supported yet\n")
+        #expect(run.stderr == "plistconv: <stdout>: \(birthdateMessage)\n")
     }
 
     @Test func outputIntoAFileAsFolder() throws {
@@ -358,7 +359,7 @@ private let badXMLMessage = "17:2: malformed XML: expected '>'"
 
     @Test(arguments: [
         (["-f", "binary"], invalidUTF16, "%IN%: \(invalidUTF16Message)"),
-        (["-f", "openstep"], smallFile, "%OUT%: writing OpenStep property lists is not supported yet"),
+        (["-f", "openstep"], smallFile, "%OUT%: " + birthdateMessage),
         (["-f", "binary"], badXMLFile, "%IN%: \(badXMLMessage)"),
     ])
     func failedConversionLeavesTheOldOutput(options: [String], file: String, message: String) throws {
@@ -529,7 +530,7 @@ private let badXMLMessage = "17:2: malformed XML: expected '>'"
 @Suite struct ArgumentTests {
     @Test(arguments: [
         ("binary", OutputFormat.binary), ("binary1", .binary), ("bin", .binary), ("xml", .xml), ("xml1", .xml),
-        ("openstep", .openstep), ("json", .json), ("swift", .swift), ("objc", .objc),
+        ("openstep", .openstep), ("ascii", .openstep), ("gnustep", .gnustep), ("strings", .strings),
     ])
     func formatNames(name: String, format: OutputFormat) throws {
         let command = try #require(try parse(["-f", name, "in.plist"]) as? Convert)
@@ -582,7 +583,7 @@ private let badXMLMessage = "17:2: malformed XML: expected '>'"
         #expect(
             run.stderr.hasPrefix(
                 "Error: The value 'yaml' is invalid for '-f <format>'. Please provide one of the following:\n"
-                    + "  - binary\n  - binary1\n  - xml\n  - xml1\n  - openstep\n  - json\n  - swift\n  - objc\n"),
+                    + "  - binary\n  - binary1\n  - xml\n  - xml1\n  - openstep\n  - gnustep\n  - strings\n"),
             "\(run.stderr)")
     }
 

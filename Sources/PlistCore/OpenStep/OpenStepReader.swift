@@ -14,7 +14,10 @@ import Foundation
 /// The text is read as UTF-8 (UTF-16 and UTF-32 are transcoded first); positions in errors are
 /// lines and byte columns of that UTF-8 text, computed only when an error is thrown.
 enum OpenStepReader {
-    static func read(_ input: [UInt8], options: PlistReadOptions) throws(PlistError) -> Plist {
+    /// The value, and whether the text was a `.strings` file (a dictionary without braces).
+    static func read(_ input: [UInt8], options: PlistReadOptions) throws(PlistError) -> (
+        value: Plist, isStringsFile: Bool
+    ) {
         guard !input.isEmpty else { throw PlistError(.emptyInput, at: 0) }
         var text = input
         var start = 0
@@ -25,7 +28,8 @@ enum OpenStepReader {
         }
         var parser = OpenStepParser(text: text, start: start, options: options)
         try parser.validateUTF8()
-        return try parser.document()
+        let value = try parser.document()
+        return (value, parser.isStringsFile)
     }
 }
 
@@ -71,6 +75,8 @@ private struct OpenStepParser {
     var contentBytes = 0
     /// Reused buffer for the bytes of a quoted string.
     var scratch: [UInt8] = []
+    /// Whether the document turned out to be a dictionary without braces.
+    var isStringsFile = false
 
     init(text: [UInt8], start: Int, options: PlistReadOptions) {
         self.text = text
@@ -218,7 +224,10 @@ private struct OpenStepParser {
 
     mutating func document() throws(PlistError) -> Plist {
         skipSpace()
-        guard index < text.count else { return .dictionary([:]) }  // only comments: an empty .strings file
+        guard index < text.count else {
+            isStringsFile = true  // only comments: an empty .strings file
+            return .dictionary([:])
+        }
         let valueStart = index
         let value = try self.value(depth: 0)
         skipSpace()
@@ -229,6 +238,7 @@ private struct OpenStepParser {
             objects = 0
             contentBytes = 0
             try count(contentBytes: 0, at: valueStart)
+            isStringsFile = true
             return .dictionary(try dictionaryContent(depth: 1, opening: nil))
         }
         throw error(.unexpectedText, at: index)
@@ -242,7 +252,14 @@ private struct OpenStepParser {
         case Byte.openBrace:
             try enter(depth: depth)
             index += 1
-            return .dictionary(try dictionaryContent(depth: depth + 1, opening: valueStart))
+            let entries = try dictionaryContent(depth: depth + 1, opening: valueStart)
+            // A lone integer `CF$UID` entry is a keyed-archiver UID, as in CoreFoundation's XML.
+            if entries.count == 1, entries.keys[0] == "CF$UID", case .integer(let number) = entries.values[0],
+                let uid = number.uint64
+            {
+                return .uid(uid)
+            }
+            return .dictionary(entries)
         case Byte.openParen:
             try enter(depth: depth)
             index += 1
@@ -573,7 +590,7 @@ private struct OpenStepParser {
             default: throw invalid("bool", body, at: bodyStart)
             }
         case 0x44:  // D
-            guard let seconds = Self.gnustepDate(Array(text[bodyStart..<(index - 1)])) else {
+            guard let seconds = GNUstepDate.seconds(from: Array(text[bodyStart..<(index - 1)])) else {
                 throw invalid("date", body, at: bodyStart)
             }
             return .date(Date(timeIntervalSinceReferenceDate: seconds))
@@ -582,36 +599,4 @@ private struct OpenStepParser {
         }
     }
 
-    /// Seconds since 2001-01-01 00:00:00 UTC for `YYYY-MM-DD HH:MM:SS +ZZZZ`.
-    static func gnustepDate(_ bytes: [UInt8]) -> Double? {
-        guard bytes.count == 25 else { return nil }
-        func number(_ from: Int, _ length: Int) -> Int64? {
-            var value: Int64 = 0
-            for position in from..<(from + length) {
-                let byte = bytes[position]
-                guard (0x30...0x39).contains(byte) else { return nil }
-                value = value * 10 + Int64(byte - 0x30)
-            }
-            return value
-        }
-        guard bytes[4] == 0x2D, bytes[7] == 0x2D, bytes[10] == Byte.space, bytes[13] == 0x3A, bytes[16] == 0x3A,
-            bytes[19] == Byte.space, bytes[20] == 0x2B || bytes[20] == 0x2D,
-            let year = number(0, 4), let month = number(5, 2), let day = number(8, 2),
-            let hour = number(11, 2), let minute = number(14, 2), let second = number(17, 2),
-            let zoneHours = number(21, 2), let zoneMinutes = number(23, 2),
-            (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61,
-            zoneHours < 24, zoneMinutes < 60
-        else { return nil }
-        // Days from 1970-01-01 (Howard Hinnant's days_from_civil).
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        let days = era * 146_097 + dayOfEra - 719_468
-        var seconds = days * 86_400 + hour * 3600 + minute * 60 + second
-        let zone = zoneHours * 3600 + zoneMinutes * 60
-        seconds -= bytes[20] == 0x2B ? zone : -zone
-        return Double(seconds) - ISO8601.referenceOffset
-    }
 }
