@@ -78,6 +78,8 @@ public struct PlistError: Error, Hashable, Sendable, CustomStringConvertible {
         case notAContainer(keyPath: String, type: String)
         /// The value at a key path has another type than the one asked for.
         case unexpectedType(keyPath: String, expected: String, found: String)
+        /// Text that breaks the grammar of its format (`detail` says how).
+        case syntax(String)
         /// A value the output format cannot hold (`format` names it).
         case unrepresentable(keyPath: String, type: String, format: String)
     }
@@ -186,6 +188,8 @@ extension PlistError.Kind {
             keyPath.isEmpty
                 ? "the top-level value is a \(type), not a dictionary or array"
                 : "the value at key path \"\(keyPath)\" is a \(type), not a dictionary or array"
+        case .syntax(let detail):
+            detail
         case .unrepresentable(let keyPath, let type, let format):
             (keyPath.isEmpty ? "the top-level value" : "the value at key path \"\(keyPath)\"")
                 + " is \(article(type)) \(type), which \(format) cannot hold"
@@ -217,4 +221,28 @@ public struct TextPosition: Hashable, Sendable {
 /// "an" before a vowel, else "a".
 private func article(_ word: String) -> String {
     word.first.map { "aeiou".contains($0) } == true ? "an" : "a"
+}
+
+extension TextPosition {
+    /// The line and byte column of `offset` in `text` (lines counted from `start`; `\n`, `\r`
+    /// and `\r\n` each end a line). Computed only when an error is reported.
+    init(of offset: Int, in text: [UInt8], from start: Int) {
+        var line = 1
+        var lineStart = start
+        var position = start
+        let end = min(offset, text.count)
+        while position < end {
+            let byte = text[position]
+            position += 1
+            if byte == 0x0A {
+                line += 1
+                lineStart = position
+            } else if byte == 0x0D {
+                if position < end, text[position] == 0x0A { position += 1 }
+                line += 1
+                lineStart = position
+            }
+        }
+        self.init(line: line, column: offset - lineStart + 1)
+    }
 }

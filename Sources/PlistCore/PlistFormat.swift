@@ -9,6 +9,8 @@ public enum PlistFormat: String, Hashable, Sendable, CaseIterable {
     /// A `.strings` file: OpenStep text that is a dictionary without its outer braces.
     /// `detect` says `.openStep` for these; reading tells them apart.
     case strings
+    /// JSON, with this package's typed values for dates, data and UIDs.
+    case json
 
     /// The name used in messages: "binary", "XML", "OpenStep", ".strings".
     public var name: String {
@@ -17,6 +19,7 @@ public enum PlistFormat: String, Hashable, Sendable, CaseIterable {
         case .xml: "XML"
         case .openStep: "OpenStep"
         case .strings: ".strings"
+        case .json: "JSON"
         }
     }
 
@@ -24,7 +27,9 @@ public enum PlistFormat: String, Hashable, Sendable, CaseIterable {
     /// start with no byte-order mark, whitespace or character a property list can start with.
     ///
     /// `bplist` means binary; `<?xml`, `<!DOCTYPE` or `<plist` (after an optional byte-order mark
-    /// and whitespace, in UTF-8, UTF-16 or UTF-32) means XML; other text means OpenStep.
+    /// and whitespace, in UTF-8, UTF-16 or UTF-32) means XML; `[`, or `{` followed by `}` or by a
+    /// quoted key and `:`, means JSON; other text means OpenStep. (`Plist.read(bytes:)` in PlistKit
+    /// also reads a lone JSON scalar, such as `12` or `true`, as JSON when it parses as JSON.)
     public static func detect(_ bytes: Span<UInt8>) -> PlistFormat? {
         if bytes.count >= 6, (0..<6).allSatisfy({ bytes[$0] == binaryMagic[$0] }) { return .binary }
         let text = TextPrefix(bytes)
@@ -34,6 +39,7 @@ public enum PlistFormat: String, Hashable, Sendable, CaseIterable {
         {
             return .xml
         }
+        if text.looksLikeJSON(from: first) { return .json }
         let value = first.scalar.value
         return value < 0x20 || value == 0x7F || value == 0xFFFD ? nil : .openStep
     }
@@ -61,7 +67,7 @@ private struct TextPrefix {
     private var scalars: [Unicode.Scalar] = []
 
     init(_ bytes: Span<UInt8>) {
-        let limit = min(bytes.count, 256)
+        let limit = min(bytes.count, 4096)
         var raw: [UInt8] = []
         raw.reserveCapacity(limit)
         for i in 0..<limit { raw.append(bytes[i]) }
@@ -101,6 +107,27 @@ private struct TextPrefix {
     var firstNonWhitespace: Character? {
         guard let index = scalars.firstIndex(where: { !$0.properties.isWhitespace }) else { return nil }
         return Character(scalar: scalars[index], index: index)
+    }
+
+    /// `[`, or `{` then `}` or a double-quoted key and `:` (OpenStep has `=` there).
+    func looksLikeJSON(from start: Character) -> Bool {
+        if start.scalar == "[" { return true }
+        guard start.scalar == "{" else { return false }
+        var index = start.index + 1
+        func skipSpace() {
+            while index < scalars.count, scalars[index].properties.isWhitespace { index += 1 }
+        }
+        skipSpace()
+        guard index < scalars.count else { return false }
+        if scalars[index] == "}" { return true }
+        guard scalars[index] == "\"" else { return false }
+        index += 1
+        while index < scalars.count, scalars[index] != "\"" {
+            index += scalars[index] == "\\" ? 2 : 1
+        }
+        index += 1
+        skipSpace()
+        return index < scalars.count && scalars[index] == ":"
     }
 
     func hasPrefix(_ ascii: String, from start: Character) -> Bool {

@@ -11,11 +11,17 @@ public struct PlistReadOptions: Hashable, Sendable {
     /// format produces from a small file).
     public var maxContentBytes: Int
 
+    /// JSON: the value a `null` stands for; `nil` (the default) makes `null` an error, since
+    /// property lists have no null.
+    public var jsonNull: Plist?
+
     /// Options with the given limits.
-    public init(maxDepth: Int = 512, maxObjects: Int = 1 << 24, maxContentBytes: Int = 1 << 30) {
+    public init(maxDepth: Int = 512, maxObjects: Int = 1 << 24, maxContentBytes: Int = 1 << 30, jsonNull: Plist? = nil)
+    {
         self.maxDepth = maxDepth
         self.maxObjects = maxObjects
         self.maxContentBytes = maxContentBytes
+        self.jsonNull = jsonNull
     }
 }
 
@@ -29,13 +35,36 @@ public struct PlistWriteOptions: Hashable, Sendable {
     public var sortsKeys: Bool = true
     /// OpenStep and `.strings`: what becomes of values plain OpenStep cannot hold.
     public var openStepValues: OpenStepValues = .strict
+    /// JSON: what becomes of dates, data, UIDs and non-finite reals, which JSON has no type for.
+    public var jsonValues: JSONValues = .typed
+    /// JSON: indented (two spaces, `"key" : value`, as plutil's `-r`) rather than compact.
+    public var indentsJSON = false
 
-    /// Options with the given limits, key order and OpenStep values.
-    public init(maxDepth: Int = 512, sortsKeys: Bool = true, openStepValues: OpenStepValues = .strict) {
+    /// Options with the given limits, key order, and OpenStep and JSON forms.
+    public init(
+        maxDepth: Int = 512, sortsKeys: Bool = true, openStepValues: OpenStepValues = .strict,
+        jsonValues: JSONValues = .typed, indentsJSON: Bool = false
+    ) {
         self.maxDepth = maxDepth
         self.sortsKeys = sortsKeys
         self.openStepValues = openStepValues
+        self.jsonValues = jsonValues
+        self.indentsJSON = indentsJSON
     }
+}
+
+/// What the JSON writer does with dates, data, UIDs and non-finite reals.
+public enum JSONValues: Hashable, Sendable {
+    /// Fail like plutil, naming the key path of the first such value.
+    case strict
+    /// Write what JSON readers expect: dates as ISO 8601 strings (seconds since 2001 outside the
+    /// years 1...9999), data as base64 strings, UIDs as integers, non-finite reals as the strings
+    /// `"NaN"`, `"Infinity"`, `"-Infinity"`. Reading back gives those strings and numbers, not the
+    /// original types.
+    case lossy
+    /// Write tagged objects (`{"$date": "..."}`, `{"$data": "..."}`, `{"$uid": 5}`,
+    /// `{"$real": "nan"}`) that this package reads back to exactly the original value.
+    case typed
 }
 
 /// What the OpenStep writer does with integers, reals, Booleans, dates and UIDs, which plain

@@ -22,8 +22,25 @@ extension Plist {
         case .binary: return (try Plist(binary: bytes, options: options), format)
         case .xml: return (try Plist(xml: bytes, options: options), format)
         case .openStep, .strings:
+            // A lone JSON scalar (`12`, `true`, `"text"`) is JSON when it parses as JSON: that is
+            // what `jsonBytes` writes for it, while OpenStep would read it as a string.
+            if Self.mayBeJSONScalar(bytes), let value = try? Plist(json: bytes, options: options) {
+                return (value, .json)
+            }
             let (value, isStringsFile) = try Plist.readOpenStep(bytes, options: options)
             return (value, isStringsFile ? .strings : .openStep)
+        case .json: return (try Plist(json: bytes, options: options), format)
+        }
+    }
+
+    /// Whether the text starts like a JSON number, `true`, `false` or string (after white space).
+    private static func mayBeJSONScalar(_ bytes: Span<UInt8>) -> Bool {
+        var index = 0
+        while index < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) { index += 1 }
+        guard index < bytes.count else { return false }
+        switch bytes[index] {
+        case 0x2D, 0x30...0x39, 0x74, 0x66, 0x22: return true
+        default: return false
         }
     }
 
@@ -80,6 +97,7 @@ extension Plist {
         case .xml: try xmlBytes(options: options)
         case .openStep: try openStepBytes(options: options)
         case .strings: try stringsBytes(options: options)
+        case .json: try jsonBytes(options: options)
         }
     }
 

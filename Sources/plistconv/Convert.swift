@@ -38,6 +38,12 @@ struct Convert: ParsableCommand {
     @Flag(name: [.short, .customLong("readable")], help: "JSON: indented, with sorted keys.")
     var readable = false
 
+    @Option(
+        help:
+            "JSON: dates, data and UIDs as typed objects that read back exactly (typed), as strings (lossy), or an error (strict)."
+    )
+    var jsonValues: JSONValuesArgument = .typed
+
     @Flag(help: "openstep, strings: write numbers, Booleans and dates as strings instead of failing.")
     var stringify = false
 
@@ -99,7 +105,9 @@ struct Convert: ParsableCommand {
             let format = format ?? (document.format == .binary ? .xml : .binary)
             let name = Terminal.valueName(forFile: input)
             try Terminal.output(
-                try format.encode(document.value, name: name, readable: readable, stringify: stringify), to: destination
+                try format.encode(
+                    document.value, name: name, readable: readable, stringify: stringify, jsonValues: jsonValues.values),
+                to: destination
             )
             return true
         } catch {

@@ -34,6 +34,11 @@ struct NewValue: ParsableArguments {
     )
     var xml: String?
 
+    @Option(
+        name: spelled("json"), parsing: .unconditional,
+        help: ArgumentHelp("A value written in JSON.", valueName: "value"))
+    var json: String?
+
     @Flag(name: spelled("array"), help: "An empty array.")
     var array = false
 
@@ -42,7 +47,7 @@ struct NewValue: ParsableArguments {
 
     func validate() throws {
         let given =
-            [bool, integer, float, string, date, data, xml].compactMap { $0 }.count
+            [bool, integer, float, string, date, data, xml, json].compactMap { $0 }.count
             + (array ? 1 : 0) + (dictionary ? 1 : 0)
         guard given == 1 else {
             throw ValidationError(
@@ -85,6 +90,7 @@ struct NewValue: ParsableArguments {
             return .data(bytes)
         }
         if let xml { return try Plist(xml: Array(xml.utf8)) }
+        if let json { return try Plist(json: Array(json.utf8)) }
         return array ? .array([]) : .dictionary([:])
     }
 

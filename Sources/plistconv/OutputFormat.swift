@@ -6,7 +6,7 @@ import PlistKit
 enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
     /// `openstep` fails on values plain OpenStep cannot hold (or makes them strings, with
     /// `--stringify`); `gnustep` writes those as GNUstep typed values, which read back exactly.
-    case binary, xml, openstep, gnustep, strings
+    case binary, xml, openstep, gnustep, strings, json
 
     init?(argument: String) {
         switch argument {
@@ -18,7 +18,7 @@ enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
     }
 
     static var allValueStrings: [String] {
-        ["binary", "binary1", "xml", "xml1", "openstep", "gnustep", "strings"]
+        ["binary", "binary1", "xml", "xml1", "openstep", "gnustep", "strings", "json"]
     }
 
     /// The names for help texts.
@@ -32,15 +32,18 @@ enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
         case .xml: self = .xml
         case .openStep: self = .gnustep
         case .strings: self = .strings
+        case .json: self = .json
         }
     }
 
     /// The bytes of `plist` in this format; `name` names the value in source-code formats.
     /// OpenStep and `.strings` keep each dictionary's key order; `stringify` writes values they
-    /// cannot hold as strings.
-    func encode(_ plist: Plist, name: String, readable: Bool = false, stringify: Bool = false) throws(PlistError)
-        -> [UInt8]
-    {
+    /// cannot hold as strings. JSON is compact with keys in their order, or indented with sorted
+    /// keys when `readable`; `jsonValues` says what becomes of dates, data and UIDs.
+    func encode(
+        _ plist: Plist, name: String, readable: Bool = false, stringify: Bool = false,
+        jsonValues: JSONValues = .typed
+    ) throws(PlistError) -> [UInt8] {
         let textValues: OpenStepValues = stringify ? .strings : .strict
         switch self {
         case .binary: return try plist.binaryBytes()
@@ -48,6 +51,22 @@ enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
         case .openstep: return try plist.openStepBytes(options: .init(sortsKeys: false, openStepValues: textValues))
         case .gnustep: return try plist.openStepBytes(options: .init(sortsKeys: false, openStepValues: .gnustep))
         case .strings: return try plist.stringsBytes(options: .init(sortsKeys: false, openStepValues: textValues))
+        case .json:
+            return try plist.jsonBytes(
+                options: .init(sortsKeys: readable, jsonValues: jsonValues, indentsJSON: readable))
+        }
+    }
+}
+
+/// `--json-values typed|lossy|strict`.
+enum JSONValuesArgument: String, ExpressibleByArgument, CaseIterable {
+    case typed, lossy, strict
+
+    var values: JSONValues {
+        switch self {
+        case .typed: .typed
+        case .lossy: .lossy
+        case .strict: .strict
         }
     }
 }

@@ -91,23 +91,7 @@ private struct OpenStepParser {
 
     /// An error of `kind` at byte `offset`, with its line and column.
     func error(_ kind: PlistError.Kind, at offset: Int) -> PlistError {
-        var line = 1
-        var lineStart = start
-        var position = start
-        let end = min(offset, text.count)
-        while position < end {
-            let byte = text[position]
-            position += 1
-            if byte == Byte.newline {
-                line += 1
-                lineStart = position
-            } else if byte == Byte.carriageReturn {
-                if position < end, text[position] == Byte.newline { position += 1 }
-                line += 1
-                lineStart = position
-            }
-        }
-        return PlistError(kind, at: offset, position: TextPosition(line: line, column: offset - lineStart + 1))
+        PlistError(kind, at: offset, position: TextPosition(of: offset, in: text, from: start))
     }
 
     func invalid(_ element: String, _ detail: String, at offset: Int) -> PlistError {

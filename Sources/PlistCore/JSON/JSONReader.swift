@@ -1,0 +1,400 @@
+import OrderedCollections
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Reads JSON (RFC 8259, strictly: no comments, no trailing commas, no leading zeros, no lone
+/// surrogates, no control characters inside strings) into a `Plist`.
+///
+/// Numbers without a fraction or exponent that fit `Int64...UInt64` are integers; every other
+/// number is a real. The typed values `JSONWriter` writes are read back: `{"$date": ...}`,
+/// `{"$data": ...}`, `{"$uid": ...}`, `{"$real": ...}`, and `{"$dict": {...}}` for a dictionary
+/// taken as it is. `null` is an error unless `PlistReadOptions.jsonNull` gives a value for it.
+/// The text is UTF-8 (a byte-order mark is skipped; UTF-16 and UTF-32 are transcoded first).
+enum JSONReader {
+    static func read(_ input: [UInt8], options: PlistReadOptions) throws(PlistError) -> Plist {
+        guard !input.isEmpty else { throw PlistError(.emptyInput, at: 0) }
+        var text = input
+        var start = 0
+        if let (encoding, markLength) = UnicodeText.wideEncoding(of: input.span) {
+            text = try UnicodeText.utf8(from: input.span, encoding: encoding, markLength: markLength)
+        } else if input.count >= 3, input[0] == 0xEF, input[1] == 0xBB, input[2] == 0xBF {
+            start = 3
+        }
+        var parser = JSONParser(text: text, start: start, options: options)
+        parser.skipSpace()
+        let value = try parser.value(depth: 0)
+        parser.skipSpace()
+        guard parser.index == text.count else {
+            throw parser.invalid(
+                "JSON", "more text after the top-level value: " + parser.found(at: parser.index), at: parser.index)
+        }
+        return value
+    }
+}
+
+private struct JSONParser {
+    let text: [UInt8]
+    let start: Int
+    let options: PlistReadOptions
+    var index: Int
+    var objects = 0
+    var contentBytes = 0
+    var scratch: [UInt8] = []
+
+    init(text: [UInt8], start: Int, options: PlistReadOptions) {
+        self.text = text
+        self.start = start
+        self.options = options
+        index = start
+    }
+
+    // MARK: Errors and limits
+
+    func error(_ kind: PlistError.Kind, at offset: Int) -> PlistError {
+        PlistError(kind, at: offset, position: TextPosition(of: offset, in: text, from: start))
+    }
+
+    func invalid(_ element: String, _ detail: String, at offset: Int) -> PlistError {
+        error(.syntax(element == "JSON" ? detail : element + ": " + detail), at: offset)
+    }
+
+    func found(at offset: Int) -> String {
+        guard offset < text.count else { return "the end" }
+        let byte = text[offset]
+        if byte >= 0x21 && byte < 0x7F { return "`" + String(UnicodeScalar(byte)) + "`" }
+        let digits = String(byte, radix: 16, uppercase: true)
+        return "byte 0x" + (digits.count == 1 ? "0" + digits : digits)
+    }
+
+    mutating func count(contentBytes added: Int, at offset: Int) throws(PlistError) {
+        objects += 1
+        guard objects <= options.maxObjects else { throw error(.tooManyObjects(limit: options.maxObjects), at: offset) }
+        try add(contentBytes: added, at: offset)
+    }
+
+    mutating func add(contentBytes added: Int, at offset: Int) throws(PlistError) {
+        contentBytes += added
+        guard contentBytes <= options.maxContentBytes else {
+            throw error(.tooMuchContent(limit: options.maxContentBytes), at: offset)
+        }
+    }
+
+    mutating func skipSpace() {
+        while index < text.count {
+            switch text[index] {
+            case 0x20, 0x09, 0x0A, 0x0D: index += 1
+            default: return
+            }
+        }
+    }
+
+    // MARK: Values
+
+    mutating func value(depth: Int) throws(PlistError) -> Plist {
+        guard index < text.count else { throw error(.noValue, at: index) }
+        let valueStart = index
+        switch text[index] {
+        case 0x7B:  // {
+            guard depth < options.maxDepth else { throw error(.tooDeep(limit: options.maxDepth), at: index) }
+            try count(contentBytes: 0, at: index)
+            return try object(depth: depth + 1, readsTags: true)
+        case 0x5B:  // [
+            guard depth < options.maxDepth else { throw error(.tooDeep(limit: options.maxDepth), at: index) }
+            try count(contentBytes: 0, at: index)
+            index += 1
+            var elements: [Plist] = []
+            skipSpace()
+            if index < text.count, text[index] == 0x5D {
+                index += 1
+                return .array(elements)
+            }
+            while true {
+                skipSpace()
+                elements.append(try value(depth: depth + 1))
+                skipSpace()
+                guard index < text.count else { throw error(.truncated(what: "an array"), at: valueStart) }
+                if text[index] == 0x2C {
+                    index += 1
+                } else if text[index] == 0x5D {
+                    index += 1
+                    return .array(elements)
+                } else {
+                    throw invalid("array", "expected `,` or `]`, found " + found(at: index), at: index)
+                }
+            }
+        case 0x22:  // "
+            let string = try self.string()
+            try count(contentBytes: string.utf8.count, at: valueStart)
+            return .string(string)
+        case 0x74: return try literal("true", .bool(true))
+        case 0x66: return try literal("false", .bool(false))
+        case 0x6E:
+            guard let null = options.jsonNull else {
+                throw invalid(
+                    "JSON", "null has no property-list value (PlistReadOptions.jsonNull can give it one)", at: index)
+            }
+            return try literal("null", null)
+        case 0x2D, 0x30...0x39:
+            try count(contentBytes: 0, at: index)
+            return try number()
+        default:
+            throw invalid("JSON", "expected a value, found " + found(at: index), at: index)
+        }
+    }
+
+    mutating func literal(_ word: String, _ value: Plist) throws(PlistError) -> Plist {
+        let wordStart = index
+        for byte in word.utf8 {
+            guard index < text.count, text[index] == byte else {
+                throw invalid("JSON", "expected `\(word)`", at: wordStart)
+            }
+            index += 1
+        }
+        try count(contentBytes: 0, at: wordStart)
+        return value
+    }
+
+    /// An object; with `readsTags`, one whose first key is a tag is a typed value.
+    mutating func object(depth: Int, readsTags: Bool) throws(PlistError) -> Plist {
+        let objectStart = index
+        index += 1
+        var entries = OrderedDictionary<String, Plist>()
+        skipSpace()
+        if index < text.count, text[index] == 0x7D {
+            index += 1
+            return .dictionary(entries)
+        }
+        while true {
+            skipSpace()
+            guard index < text.count else { throw error(.truncated(what: "an object"), at: objectStart) }
+            guard text[index] == 0x22 else {
+                throw invalid("object", "expected a key in double quotes, found " + found(at: index), at: index)
+            }
+            let keyStart = index
+            let key = try string()
+            skipSpace()
+            guard index < text.count, text[index] == 0x3A else {
+                throw invalid("object", "expected `:` after the key, found " + found(at: index), at: index)
+            }
+            index += 1
+            skipSpace()
+            if readsTags, entries.isEmpty,
+                let tagged = try taggedValue(key: key, keyStart: keyStart, objectStart: objectStart, depth: depth)
+            {
+                return tagged
+            }
+            try add(contentBytes: key.utf8.count, at: keyStart)
+            entries[key] = try value(depth: depth)
+            skipSpace()
+            guard index < text.count else { throw error(.truncated(what: "an object"), at: objectStart) }
+            if text[index] == 0x2C {
+                index += 1
+            } else if text[index] == 0x7D {
+                index += 1
+                return .dictionary(entries)
+            } else {
+                throw invalid("object", "expected `,` or `}`, found " + found(at: index), at: index)
+            }
+        }
+    }
+
+    // MARK: Typed values
+
+    /// The value of a typed object `{"$date": ...}` whose first key is `key`, or `nil` when the
+    /// key is no tag. The tag must be the object's only key.
+    mutating func taggedValue(key: String, keyStart: Int, objectStart: Int, depth: Int) throws(PlistError) -> Plist? {
+        guard key.utf8.first == 0x24, let tag = JSONTag(rawValue: key) else { return nil }
+        let contentStart = index
+        let content: Plist
+        if tag == .dictionary, index < text.count, text[index] == 0x7B {
+            try count(contentBytes: 0, at: index)
+            content = try object(depth: depth + 1, readsTags: false)
+        } else {
+            content = try value(depth: depth)
+        }
+        skipSpace()
+        guard index < text.count, text[index] == 0x7D else {
+            throw invalid(key, "a typed value must be the object's only key", at: index)
+        }
+        index += 1
+        switch (tag, content) {
+        case (.dictionary, .dictionary):
+            return content
+        case (.date, _):
+            guard let seconds = JSONTag.dateSeconds(from: content) else {
+                throw invalid(
+                    "$date", "expected an ISO 8601 date or seconds since 2001, found \(content)", at: contentStart)
+            }
+            return .date(Date(timeIntervalSinceReferenceDate: seconds))
+        case (.data, .string(let base64)):
+            guard let data = Data(base64Encoded: base64) else { throw invalid("$data", "not base64", at: contentStart) }
+            return .data(data)
+        case (.uid, .integer(let integer)):
+            guard let uid = integer.uint64 else { throw invalid("$uid", "a UID is not negative", at: contentStart) }
+            return .uid(uid)
+        case (.real, .string(let name)):
+            guard let real = JSONTag.nonFinite[name] else {
+                throw invalid("$real", "expected \"nan\", \"inf\" or \"-inf\"", at: contentStart)
+            }
+            return .real(real)
+        default:
+            throw invalid(key, "unexpected \(content.typeName) (\(content))", at: contentStart)
+        }
+    }
+
+    // MARK: Strings
+
+    mutating func string() throws(PlistError) -> String {
+        let quote = index
+        index += 1
+        let contentStart = index
+        // Fast path: no escapes.
+        while index < text.count {
+            let byte = text[index]
+            if byte == 0x22 {
+                let bytes = text[contentStart..<index]
+                index += 1
+                guard let string = String(validating: bytes, as: UTF8.self) else {
+                    throw invalid("string", "invalid UTF-8", at: contentStart)
+                }
+                return string
+            }
+            if byte == 0x5C { break }
+            if byte < 0x20 {
+                throw invalid("string", "a control character must be escaped (\(found(at: index)))", at: index)
+            }
+            index += 1
+        }
+        scratch.removeAll(keepingCapacity: true)
+        scratch.append(contentsOf: text[contentStart..<index])
+        while index < text.count {
+            let byte = text[index]
+            switch byte {
+            case 0x22:
+                index += 1
+                guard let string = String(validating: scratch, as: UTF8.self) else {
+                    throw invalid("string", "invalid UTF-8", at: contentStart)
+                }
+                return string
+            case 0x5C:
+                try escape()
+            case 0x00..<0x20:
+                throw invalid("string", "a control character must be escaped (\(found(at: index)))", at: index)
+            default:
+                scratch.append(byte)
+                index += 1
+            }
+        }
+        throw error(.truncated(what: "a string"), at: quote)
+    }
+
+    mutating func escape() throws(PlistError) {
+        let escapeStart = index
+        index += 1
+        guard index < text.count else { throw error(.truncated(what: "a string"), at: escapeStart) }
+        let byte = text[index]
+        index += 1
+        switch byte {
+        case 0x22, 0x5C, 0x2F: scratch.append(byte)
+        case 0x62: scratch.append(0x08)
+        case 0x66: scratch.append(0x0C)
+        case 0x6E: scratch.append(0x0A)
+        case 0x72: scratch.append(0x0D)
+        case 0x74: scratch.append(0x09)
+        case 0x75:
+            let unit = try hex4(at: escapeStart)
+            var scalar = UInt32(unit)
+            if (0xD800...0xDBFF).contains(unit) {
+                guard index + 1 < text.count, text[index] == 0x5C, text[index + 1] == 0x75 else {
+                    throw invalid("string", "a lone surrogate \\u\(String(unit, radix: 16))", at: escapeStart)
+                }
+                index += 2
+                let low = try hex4(at: escapeStart)
+                guard (0xDC00...0xDFFF).contains(low) else {
+                    throw invalid("string", "a lone surrogate \\u\(String(unit, radix: 16))", at: escapeStart)
+                }
+                scalar = 0x10000 + (UInt32(unit - 0xD800) << 10) + UInt32(low - 0xDC00)
+            } else if (0xDC00...0xDFFF).contains(unit) {
+                throw invalid("string", "a lone surrogate \\u\(String(unit, radix: 16))", at: escapeStart)
+            }
+            UnicodeText.appendUTF8(scalar, to: &scratch)
+        default:
+            throw invalid("string", "unknown escape \\" + String(UnicodeScalar(byte)), at: escapeStart)
+        }
+    }
+
+    mutating func hex4(at escapeStart: Int) throws(PlistError) -> UInt16 {
+        guard index + 4 <= text.count else { throw error(.truncated(what: "a \\u escape"), at: escapeStart) }
+        var value: UInt16 = 0
+        for _ in 0..<4 {
+            let byte = text[index]
+            let digit: UInt8
+            switch byte {
+            case 0x30...0x39: digit = byte - 0x30
+            case 0x41...0x46: digit = byte - 0x37
+            case 0x61...0x66: digit = byte - 0x57
+            default: throw invalid("string", "\\u needs four hex digits", at: escapeStart)
+            }
+            value = value << 4 | UInt16(digit)
+            index += 1
+        }
+        return value
+    }
+
+    // MARK: Numbers
+
+    mutating func number() throws(PlistError) -> Plist {
+        let numberStart = index
+        let negative = text[index] == 0x2D
+        if negative { index += 1 }
+        guard index < text.count, (0x30...0x39).contains(text[index]) else {
+            throw invalid("number", "a digit must follow `-`", at: numberStart)
+        }
+        var magnitude: UInt64 = 0
+        var overflow = false
+        if text[index] == 0x30 {
+            index += 1
+            if index < text.count, (0x30...0x39).contains(text[index]) {
+                throw invalid("number", "leading zeros are not allowed", at: numberStart)
+            }
+        } else {
+            while index < text.count, (0x30...0x39).contains(text[index]) {
+                let (times10, o1) = magnitude.multipliedReportingOverflow(by: 10)
+                let (sum, o2) = times10.addingReportingOverflow(UInt64(text[index] - 0x30))
+                overflow = overflow || o1 || o2
+                magnitude = sum
+                index += 1
+            }
+        }
+        var isReal = false
+        if index < text.count, text[index] == 0x2E {
+            isReal = true
+            index += 1
+            try digits(numberStart, "a digit must follow `.`")
+        }
+        if index < text.count, text[index] == 0x65 || text[index] == 0x45 {
+            isReal = true
+            index += 1
+            if index < text.count, text[index] == 0x2B || text[index] == 0x2D { index += 1 }
+            try digits(numberStart, "the exponent needs digits")
+        }
+        if !isReal, !overflow {
+            if !negative { return .integer(PlistInteger(magnitude)) }
+            if magnitude <= UInt64(Int64.max) { return .integer(PlistInteger(-Int64(magnitude))) }
+            if magnitude == UInt64(Int64.max) + 1 { return .integer(PlistInteger(Int64.min)) }
+        }
+        let literal = String(decoding: text[numberStart..<index], as: UTF8.self)
+        guard let real = Double(literal) else { throw invalid("number", literal, at: numberStart) }
+        return .real(real)
+    }
+
+    mutating func digits(_ numberStart: Int, _ message: String) throws(PlistError) {
+        let digitsStart = index
+        while index < text.count, (0x30...0x39).contains(text[index]) { index += 1 }
+        guard index > digitsStart else { throw invalid("number", message, at: numberStart) }
+    }
+}

@@ -1,0 +1,188 @@
+import OrderedCollections
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Writes a `Plist` as JSON in UTF-8: compact (`{"a":[1,2.5]}`) or indented as plutil's `-r`
+/// (two spaces, `"key" : value`, empty containers as `{}` and `[]`).
+///
+/// Integers are written exactly (the whole `Int64...UInt64` range); reals in the shortest form
+/// that reads back to the same `Double`, always with a `.` or an exponent so they read back as
+/// reals (`1.0`, `1e+100`, `-0.0`). Strings escape `"`, `\` and control characters (`\n`, `\t`,
+/// `\u001f`...); everything else is UTF-8 as it is. Dates, data, UIDs and non-finite reals are
+/// written as `JSONValues` says (see `JSONTag` for the typed forms).
+enum JSONWriter {
+    static func write(_ value: Plist, options: PlistWriteOptions) throws(PlistError) -> [UInt8] {
+        var writer = JSONTextWriter(options: options)
+        try writer.value(value, depth: 0)
+        if options.indentsJSON { writer.out.append(0x0A) }
+        return writer.out
+    }
+}
+
+private struct JSONTextWriter {
+    let options: PlistWriteOptions
+    var out: [UInt8] = []
+    var path: [String] = []
+
+    init(options: PlistWriteOptions) {
+        self.options = options
+        out.reserveCapacity(4096)
+    }
+
+    mutating func value(_ value: Plist, depth: Int) throws(PlistError) {
+        switch value {
+        case .string(let string): self.string(string)
+        case .integer(let integer): append(integer.description)
+        case .bool(let bool): append(bool ? "true" : "false")
+        case .real(let real):
+            if real.isFinite {
+                let text = real.description
+                append(text)
+                if !text.utf8.contains(where: { $0 == 0x2E || $0 == 0x65 }) { append(".0") }
+            } else {
+                switch options.jsonValues {
+                case .strict: throw unrepresentable(value)
+                case .lossy: self.string(real.isNaN ? "NaN" : real < 0 ? "-Infinity" : "Infinity")
+                case .typed: tagged(.real) { $0.string(JSONTag.name(ofNonFinite: real)) }
+                }
+            }
+        case .date(let date):
+            let seconds = date.timeIntervalSinceReferenceDate
+            switch options.jsonValues {
+            case .strict: throw unrepresentable(value)
+            case .lossy:
+                if let text = JSONTag.iso8601(seconds) ?? ISO8601.string(secondsSinceReference: seconds, fraction: true)
+                {
+                    self.string(text)
+                } else {
+                    try self.value(.real(seconds), depth: depth)  // outside the years 1...9999
+                }
+            case .typed:
+                if let text = JSONTag.iso8601(seconds) {
+                    tagged(.date) { $0.string(text) }
+                } else if seconds.isFinite {
+                    tagged(.date) { $0.append(seconds.description) }
+                } else {
+                    tagged(.date) { $0.string(JSONTag.name(ofNonFinite: seconds)) }
+                }
+            }
+        case .data(let data):
+            switch options.jsonValues {
+            case .strict: throw unrepresentable(value)
+            case .lossy: self.string(data.base64EncodedString())
+            case .typed: tagged(.data) { $0.string(data.base64EncodedString()) }
+            }
+        case .uid(let uid):
+            switch options.jsonValues {
+            case .strict: throw unrepresentable(value)
+            case .lossy: append(String(uid))
+            case .typed: tagged(.uid) { $0.append(String(uid)) }
+            }
+        case .array(let elements):
+            guard depth < options.maxDepth else { throw PlistError(.tooDeep(limit: options.maxDepth), at: 0) }
+            guard !elements.isEmpty else { return append("[]") }
+            append("[")
+            for (index, element) in elements.enumerated() {
+                if index > 0 { append(",") }
+                newline(depth + 1)
+                path.append(String(index))
+                try self.value(element, depth: depth + 1)
+                path.removeLast()
+            }
+            newline(depth)
+            append("]")
+        case .dictionary(let entries):
+            guard depth < options.maxDepth else { throw PlistError(.tooDeep(limit: options.maxDepth), at: 0) }
+            guard !entries.isEmpty else { return append("{}") }
+            let order = order(entries)
+            if options.jsonValues == .typed, JSONTag(rawValue: entries.keys[order[0]]) != nil {
+                // A real dictionary that would read as a typed value: its first key is a tag.
+                append("{")
+                newline(depth + 1)
+                self.string(JSONTag.dictionary.rawValue)
+                append(options.indentsJSON ? " : " : ":")
+                try members(entries, order: order, depth: depth + 1)
+                newline(depth)
+                append("}")
+            } else {
+                try members(entries, order: order, depth: depth)
+            }
+        }
+    }
+
+    mutating func members(_ entries: OrderedDictionary<String, Plist>, order: [Int], depth: Int) throws(PlistError) {
+        append("{")
+        var first = true
+        for index in order {
+            let (key, element) = entries.elements[index]
+            if !first { append(",") }
+            first = false
+            newline(depth + 1)
+            string(key)
+            append(options.indentsJSON ? " : " : ":")
+            path.append(key)
+            try value(element, depth: depth + 1)
+            path.removeLast()
+        }
+        newline(depth)
+        append("}")
+    }
+
+    func order(_ entries: OrderedDictionary<String, Plist>) -> [Int] {
+        guard options.sortsKeys, let order = KeyOrder.sortedOrder(entries.keys) else {
+            return Array(entries.elements.indices)
+        }
+        return order
+    }
+
+    mutating func tagged(_ tag: JSONTag, _ content: (inout JSONTextWriter) -> Void) {
+        append("{")
+        string(tag.rawValue)
+        append(options.indentsJSON ? " : " : ":")
+        content(&self)
+        append("}")
+    }
+
+    func unrepresentable(_ value: Plist) -> PlistError {
+        let keyPath = PlistKeyPath(components: path).description
+        return PlistError(.unrepresentable(keyPath: keyPath, type: value.typeName, format: "JSON"), at: 0)
+    }
+
+    // MARK: Text
+
+    mutating func append(_ text: String) {
+        out.append(contentsOf: text.utf8)
+    }
+
+    mutating func newline(_ depth: Int) {
+        guard options.indentsJSON else { return }
+        out.append(0x0A)
+        for _ in 0..<depth { out.append(contentsOf: [0x20, 0x20]) }
+    }
+
+    mutating func string(_ string: String) {
+        out.append(0x22)
+        for byte in string.utf8 {
+            switch byte {
+            case 0x22: append("\\\"")
+            case 0x5C: append("\\\\")
+            case 0x0A: append("\\n")
+            case 0x0D: append("\\r")
+            case 0x09: append("\\t")
+            case 0x08: append("\\b")
+            case 0x0C: append("\\f")
+            case 0x00..<0x20:
+                append("\\u00")
+                out.append(byte >> 4 == 0 ? 0x30 : 0x31)
+                let low = byte & 0xF
+                out.append(low < 10 ? 0x30 + low : 0x57 + low)
+            default: out.append(byte)
+            }
+        }
+        out.append(0x22)
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+import PlistKit
+import TestSupport
+import Testing
+
+@Suite struct JSONCLITests {
+    /// Every valid binary corpus file goes to typed JSON and back to the same value, through files.
+    @Test(arguments: Corpus.validBinary)
+    func typedJSONRoundTrip(entry: Corpus.Entry) throws {
+        let folder = try TempFolder()
+        defer { folder.remove() }
+        let input = try folder.write(try Paths.bytes(entry.url), to: "in.plist")
+        let toJSON = try Tool.run(["-f", "json", input, folder.path("out.json")])
+        #expect(toJSON.status == 0, "\(toJSON)")
+        let back = try Tool.run(["-f", "binary", folder.path("out.json"), folder.path("back.plist")])
+        #expect(back.status == 0, "\(back)")
+        #expect(
+            try Plist(contentsOf: folder.path("back.plist")).isIdentical(to: try Plist(contentsOf: input)),
+            "\(entry.file)")
+    }
+
+    @Test func strictNamesTheKeyPathLikePlutilWouldNot() throws {
+        let run = try Tool.run(
+            ["-f", "json", "--json-values", "strict", "-", "-"],
+            stdin: try Plist.dictionary([
+                "Tracks": ["7": ["Date Added": .date(Date(timeIntervalSinceReferenceDate: 0))]]
+            ]).binaryBytes())
+        #expect(run.status == 1)
+        #expect(
+            run.stderr
+                == "plistconv: <stdout>: the value at key path \"Tracks.7.Date Added\" is a date, which JSON cannot hold\n"
+        )
+    }
+
+    @Test func readableIsIndentedAndSorted() throws {
+        let run = try Tool.run(
+            ["-convert", "json", "-r", "-o", "-", "-"],
+            stdin: try Plist.dictionary(["b": 1, "a": [true]]).binaryBytes())
+        #expect(run.stdoutText == "{\n  \"a\" : [\n    true\n  ],\n  \"b\" : 1\n}\n", "\(run)")
+    }
+
+    @Test func editingAJSONFileKeepsItJSON() throws {
+        let folder = try TempFolder()
+        defer { folder.remove() }
+        let path = try folder.write(
+            Array(#"{"z": 1, "a": {"$date": "2001-01-01T00:00:00Z"}}"#.utf8), to: "settings.json")
+        let run = try Tool.run(["insert", "list", "-json", #"[1, "two", {"$data": "AQI="}]"#, path])
+        #expect(run.status == 0, "\(run)")
+        let (value, format) = try Plist.read(contentsOf: path)
+        #expect(format == .json)
+        #expect(
+            value.isIdentical(
+                to: [
+                    "z": 1, "a": .date(Date(timeIntervalSinceReferenceDate: 0)),
+                    "list": [1, "two", .data(Data([1, 2]))],
+                ]))
+    }
+}
