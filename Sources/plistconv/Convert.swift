@@ -47,6 +47,11 @@ struct Convert: ParsableCommand {
     @Flag(help: "openstep, strings: write numbers, Booleans and dates as strings instead of failing.")
     var stringify = false
 
+    @Flag(
+        name: [.customLong("header"), .customLong("header", withSingleDash: true)],
+        help: "objc: also write a header beside each output (OUT with the extension .h).")
+    var header = false
+
     @Flag(name: .short, help: "Print nothing but errors.")
     var silent = false
 
@@ -77,6 +82,10 @@ struct Convert: ParsableCommand {
         if output != nil, files.count > 1 { throw ValidationError("-o needs exactly one input file") }
         if output != nil, `extension` != nil { throw ValidationError("give either -o or -e, not both") }
         if files.filter({ $0 == "-" }).count > 1 { throw ValidationError("standard input can be read only once") }
+        if header, format != .objc { throw ValidationError("--header goes with -f objc") }
+        if header, output == "-" || (output == nil && files.contains("-")) {
+            throw ValidationError("--header needs an output file to put the header beside")
+        }
     }
 
     func run() throws {
@@ -103,12 +112,13 @@ struct Convert: ParsableCommand {
         }
         do throws(PlistError) {
             let format = format ?? (document.format == .binary ? .xml : .binary)
-            let name = Terminal.valueName(forFile: input)
-            try Terminal.output(
-                try format.encode(
-                    document.value, name: name, readable: readable, stringify: stringify, jsonValues: jsonValues.values),
-                to: destination
-            )
+            let bytes = try format.encode(
+                document.value, file: input, readable: readable, stringify: stringify, jsonValues: jsonValues.values)
+            try Terminal.output(bytes, to: destination)
+            if header {
+                let headerPath = Terminal.replacingExtension(of: destination, with: "h")
+                try Terminal.output(OutputFormat.objcHeader(document.value, file: input), to: headerPath)
+            }
             return true
         } catch {
             progress.report(error, file: Terminal.displayName(destination, isOutput: true))

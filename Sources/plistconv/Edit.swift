@@ -91,7 +91,7 @@ struct Create: ParsableCommand {
                 if file != "-", Terminal.exists(file) {
                     throw PlistError(.io(reason: "the file exists already"), at: 0)
                 }
-                let bytes = try format.encode(.dictionary([:]), name: Terminal.valueName(forFile: file))
+                let bytes = try format.encode(.dictionary([:]), file: file)
                 try Terminal.output(bytes, to: file)
             } catch {
                 Terminal.report(error, file: Terminal.displayName(file, isOutput: true))
@@ -135,9 +135,9 @@ struct EditedFiles: ParsableArguments {
                 continue
             }
             do throws(PlistError) {
-                let name = Terminal.valueName(forFile: file)
-                try Terminal.output(
-                    try OutputFormat(document.format).encode(document.value, name: name), to: destination)
+                let format = OutputFormat(document.format)
+                let bytes = try format.encode(document.value, file: file)
+                try Terminal.output(bytes, to: destination)
             } catch {
                 Terminal.report(error, file: Terminal.displayName(destination, isOutput: true))
                 failed = true

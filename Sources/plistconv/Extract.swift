@@ -45,7 +45,7 @@ struct Extract: ParsableCommand {
             switch format {
             case .raw: bytes = Array((Scalar.text(of: value) + (noNewline ? "" : "\n")).utf8)
             case .plist(let format):
-                bytes = try format.encode(value, name: Terminal.valueName(forFile: file), readable: readable)
+                bytes = try format.encode(value, file: file, readable: readable)
             }
             try Terminal.output(bytes, to: output)
         }

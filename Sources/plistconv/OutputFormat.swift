@@ -6,7 +6,7 @@ import PlistKit
 enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
     /// `openstep` fails on values plain OpenStep cannot hold (or makes them strings, with
     /// `--stringify`); `gnustep` writes those as GNUstep typed values, which read back exactly.
-    case binary, xml, openstep, gnustep, strings, json
+    case binary, xml, openstep, gnustep, strings, json, swift, objc
 
     init?(argument: String) {
         switch argument {
@@ -18,7 +18,7 @@ enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
     }
 
     static var allValueStrings: [String] {
-        ["binary", "binary1", "xml", "xml1", "openstep", "gnustep", "strings", "json"]
+        ["binary", "binary1", "xml", "xml1", "openstep", "gnustep", "strings", "json", "swift", "objc"]
     }
 
     /// The names for help texts.
@@ -36,12 +36,12 @@ enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
         }
     }
 
-    /// The bytes of `plist` in this format; `name` names the value in source-code formats.
+    /// The bytes of `plist` in this format; source code names the value after `file` (the input).
     /// OpenStep and `.strings` keep each dictionary's key order; `stringify` writes values they
     /// cannot hold as strings. JSON is compact with keys in their order, or indented with sorted
     /// keys when `readable`; `jsonValues` says what becomes of dates, data and UIDs.
     func encode(
-        _ plist: Plist, name: String, readable: Bool = false, stringify: Bool = false,
+        _ plist: Plist, file: String, readable: Bool = false, stringify: Bool = false,
         jsonValues: JSONValues = .typed
     ) throws(PlistError) -> [UInt8] {
         let textValues: OpenStepValues = stringify ? .strings : .strict
@@ -54,7 +54,22 @@ enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
         case .json:
             return try plist.jsonBytes(
                 options: .init(sortsKeys: readable, jsonValues: jsonValues, indentsJSON: readable))
+        case .swift: return plist.swiftSource(name: Self.identifier(file), fileName: Self.fileName(file))
+        case .objc: return try plist.objcSource(name: Self.identifier(file), fileName: Self.fileName(file))
         }
+    }
+
+    /// The Objective-C header for `objc` output.
+    static func objcHeader(_ plist: Plist, file: String) -> [UInt8] {
+        plist.objcHeader(name: identifier(file), fileName: fileName(file))
+    }
+
+    private static func fileName(_ file: String) -> String {
+        file == "-" ? "standard input" : String(file.split(separator: "/").last ?? "")
+    }
+
+    private static func identifier(_ file: String) -> String {
+        file == "-" ? "plist" : Plist.sourceIdentifier(fromFileName: file)
     }
 }
 

@@ -79,13 +79,4 @@ extension Terminal {
         let stem = name.lastIndex(of: ".").flatMap { $0 == name.startIndex ? nil : $0 } ?? path.endIndex
         return String(path[..<stem]) + "." + ext
     }
-
-    /// The name a source-code output gives the value read from `path`: the file's name without
-    /// its extension (`plist` for standard input).
-    static func valueName(forFile path: String) -> String {
-        guard path != "-" else { return "plist" }
-        let name = path.split(separator: "/").last.map(String.init) ?? path
-        let stem = name.lastIndex(of: ".").flatMap { $0 == name.startIndex ? nil : $0 } ?? name.endIndex
-        return String(name[..<stem])
-    }
 }

@@ -56,3 +56,32 @@ import Testing
                 ]))
     }
 }
+
+@Suite struct SourceCodeCLITests {
+    @Test func swiftNamedAfterTheFile() throws {
+        let folder = try TempFolder()
+        defer { folder.remove() }
+        let input = try folder.write(try Plist.dictionary(["a": 1]).binaryBytes(), to: "Info.plist")
+        let run = try Tool.run(["-convert", "swift", "-e", "swift", input])
+        #expect(run.status == 0, "\(run)")
+        let text = String(decoding: try folder.read("Info.swift"), as: UTF8.self)
+        #expect(text.contains("let Info: [String: Any] = [\n    \"a\": 1,\n]\n"))
+    }
+
+    @Test func objcWithHeader() throws {
+        let folder = try TempFolder()
+        defer { folder.remove() }
+        let input = try folder.write(try Plist.dictionary(["a": 1]).binaryBytes(), to: "Info.plist")
+        let run = try Tool.run(["-convert", "objc", "-header", "-o", folder.path("Info.m"), input])
+        #expect(run.status == 0, "\(run)")
+        #expect(try folder.names() == ["Info.h", "Info.m", "Info.plist"])
+        #expect(
+            String(decoding: try folder.read("Info.h"), as: UTF8.self).hasSuffix("extern NSDictionary * const Info;\n"))
+        let date = try Tool.run(["-f", "objc", "-", "-"], stdin: try Plist.array([.date(Date())]).binaryBytes())
+        #expect(
+            date.stderr
+                == "plistconv: <stdout>: the value at key path \"0\" is a date, which an Objective-C literal cannot hold\n"
+        )
+        #expect(try Tool.run(["convert", "-f", "swift", "--header", input]).status == 64)
+    }
+}

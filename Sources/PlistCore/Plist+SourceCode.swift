@@ -1,0 +1,27 @@
+extension Plist {
+    /// Swift source declaring `let name = <the value as a literal>`, as plutil's `-convert swift`
+    /// writes it but with exact numbers, and with dates and data (see `SourceCode`). `fileName`
+    /// goes in the comment at the top.
+    public func swiftSource(name: String, fileName: String) -> [UInt8] {
+        SourceCode.swift(self, name: name, fileName: fileName)
+    }
+
+    /// Objective-C source declaring `NSDictionary * const name = @{...};` (or the value's own
+    /// type), as plutil's `-convert objc` writes it.
+    /// - Throws: `PlistError` with `.unrepresentable` naming the key path of a date, data, UID or
+    ///   non-finite real, which Objective-C literals cannot hold.
+    public func objcSource(name: String, fileName: String) throws(PlistError) -> [UInt8] {
+        try SourceCode.objc(self, name: name, fileName: fileName)
+    }
+
+    /// The Objective-C header for `objcSource`: `extern NSDictionary * const name;`.
+    public func objcHeader(name: String, fileName: String) -> [UInt8] {
+        SourceCode.objcHeader(self, name: name, fileName: fileName)
+    }
+
+    /// A Swift and Objective-C identifier made from a file name (`Info.plist` gives `Info`,
+    /// `my-file.plist` gives `my_file`, `1.plist` gives `_1`).
+    public static func sourceIdentifier(fromFileName fileName: String) -> String {
+        SourceCode.identifier(fromFileName: fileName)
+    }
+}

@@ -1,0 +1,237 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Property lists as Swift and Objective-C source code, as plutil's `-convert swift` and
+/// `-convert objc` write them: a constant named after the file, holding a literal of the value.
+///
+/// Swift: `let Name: [String: Any] = [...]` (or `[Any]`, or the scalar's type), every nested
+/// container annotated (`as [String: Any]`) so that the type checker stays fast, numbers exact
+/// (`0.1`, not plutil's `0.100000`; integers above `Int64.max` as `UInt64(...)`; `Double.nan`,
+/// `Double.infinity`), dates as `Date(timeIntervalSinceReferenceDate: ...)`, data as
+/// `Data([0x01, ...])` (or base64 for large data), UIDs as their number. It compiles as it is
+/// with `import Foundation`, which it starts with.
+///
+/// Objective-C: `NSDictionary * const Name = @{...};` with `@"..."`, `@12`, `@0.5`, `@YES` and
+/// nested `@[...]`/`@{...}` literals (constant literals, as clang compiles them for plutil's
+/// output), and a header declaring `extern NSDictionary * const Name;`. Objective-C literals have
+/// no dates, data or UIDs: those are an error naming the key path, as in plutil.
+enum SourceCode {
+    /// A valid Swift and Objective-C identifier made from a file name: its name without the
+    /// extension, other characters than letters, digits and `_` made `_`, `_` in front of a digit.
+    static func identifier(fromFileName fileName: String) -> String {
+        let name = fileName.split(separator: "/").last.map(String.init) ?? fileName
+        let stem = name.lastIndex(of: ".").flatMap { $0 == name.startIndex ? nil : name[..<$0] } ?? name[...]
+        var identifier = String(stem.unicodeScalars.map { $0.isASCIIIdentifierCharacter ? Character($0) : "_" })
+        if identifier.isEmpty || identifier.first!.isNumber { identifier = "_" + identifier }
+        return identifier
+    }
+
+    // MARK: Swift
+
+    static func swift(_ value: Plist, name: String, fileName: String) -> [UInt8] {
+        var text = "/// Generated from \(fileName) by plistconv.\nimport Foundation\n\n"
+        text += "let \(name): \(swiftType(of: value)) = "
+        appendSwift(value, indent: "", to: &text)
+        text += "\n"
+        return Array(text.utf8)
+    }
+
+    private static func swiftType(of value: Plist) -> String {
+        switch value {
+        case .string: "String"
+        case .integer(let integer): integer.int64 == nil ? "UInt64" : "Int"
+        case .real: "Double"
+        case .bool: "Bool"
+        case .date: "Date"
+        case .data: "Data"
+        case .uid: "UInt64"
+        case .array: "[Any]"
+        case .dictionary: "[String: Any]"
+        }
+    }
+
+    private static func appendSwift(_ value: Plist, indent: String, to text: inout String) {
+        let inner = indent + "    "
+        switch value {
+        case .string(let string): text += swiftString(string)
+        case .integer(let integer): text += integer.int64 == nil ? "UInt64(\(integer))" : integer.description
+        case .real(let real): text += swiftDouble(real)
+        case .bool(let bool): text += bool ? "true" : "false"
+        case .date(let date):
+            text += "Date(timeIntervalSinceReferenceDate: \(swiftDouble(date.timeIntervalSinceReferenceDate)))"
+        case .data(let data):
+            if data.count > 4096 {
+                text += "Data(base64Encoded: \"\(data.base64EncodedString())\")!"
+            } else {
+                text += "Data([" + data.map { "0x" + hex($0) }.joined(separator: ", ") + "])"
+            }
+        case .uid(let uid): text += "UInt64(\(uid))"
+        case .array(let elements):
+            guard !elements.isEmpty else {
+                text += "[]"
+                return
+            }
+            text += "[\n"
+            for element in elements {
+                text += inner
+                appendSwift(element, indent: inner, to: &text)
+                text += nestedAnnotation(element) + ",\n"
+            }
+            text += indent + "]"
+        case .dictionary(let entries):
+            guard !entries.isEmpty else {
+                text += "[:]"
+                return
+            }
+            text += "[\n"
+            for (key, element) in entries {
+                text += inner + swiftString(key) + ": "
+                appendSwift(element, indent: inner, to: &text)
+                text += nestedAnnotation(element) + ",\n"
+            }
+            text += indent + "]"
+        }
+    }
+
+    private static func nestedAnnotation(_ value: Plist) -> String {
+        switch value {
+        case .array: " as [Any]"
+        case .dictionary: " as [String: Any]"
+        default: ""
+        }
+    }
+
+    private static func swiftString(_ string: String) -> String {
+        var text = "\""
+        for scalar in string.unicodeScalars {
+            switch scalar {
+            case "\\": text += "\\\\"
+            case "\"": text += "\\\""
+            case "\n": text += "\\n"
+            case "\r": text += "\\r"
+            case "\t": text += "\\t"
+            case "\0": text += "\\0"
+            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
+                text += "\\u{" + String(scalar.value, radix: 16) + "}"
+            default: text.unicodeScalars.append(scalar)
+            }
+        }
+        return text + "\""
+    }
+
+    private static func swiftDouble(_ real: Double) -> String {
+        if real.isNaN { return "Double.nan" }
+        if real.isInfinite { return real < 0 ? "-Double.infinity" : "Double.infinity" }
+        let text = real.description
+        return text.contains(".") || text.contains("e") ? text : text + ".0"
+    }
+
+    // MARK: Objective-C
+
+    static func objc(_ value: Plist, name: String, fileName: String) throws(PlistError) -> [UInt8] {
+        var text = "/// Generated from \(fileName) by plistconv.\n#import <Foundation/Foundation.h>\n\n"
+        text += "\(objcType(of: value)) const \(name) = "
+        var path: [String] = []
+        try appendObjC(value, indent: "", path: &path, to: &text)
+        text += ";\n"
+        return Array(text.utf8)
+    }
+
+    static func objcHeader(_ value: Plist, name: String, fileName: String) -> [UInt8] {
+        Array(
+            "/// Generated from \(fileName) by plistconv.\n#import <Foundation/Foundation.h>\n\nextern \(objcType(of: value)) const \(name);\n"
+                .utf8)
+    }
+
+    private static func objcType(of value: Plist) -> String {
+        switch value {
+        case .string: "NSString *"
+        case .array: "NSArray *"
+        case .dictionary: "NSDictionary *"
+        default: "NSNumber *"
+        }
+    }
+
+    private static func appendObjC(_ value: Plist, indent: String, path: inout [String], to text: inout String)
+        throws(PlistError)
+    {
+        let inner = indent + "    "
+        switch value {
+        case .string(let string): text += "@" + objcString(string)
+        case .integer(let integer): text += "@" + integer.description + (integer.int64 == nil ? "ULL" : "")
+        case .real(let real):
+            guard real.isFinite else { throw unrepresentable(value, path) }
+            let digits = real.description
+            text += "@" + (digits.contains(".") || digits.contains("e") ? digits : digits + ".0")
+        case .bool(let bool): text += bool ? "@YES" : "@NO"
+        case .date, .data, .uid: throw unrepresentable(value, path)
+        case .array(let elements):
+            text += "@[\n"
+            for (index, element) in elements.enumerated() {
+                text += inner
+                path.append(String(index))
+                try appendObjC(element, indent: inner, path: &path, to: &text)
+                path.removeLast()
+                text += ",\n"
+            }
+            text += indent + "]"
+        case .dictionary(let entries):
+            text += "@{\n"
+            for (key, element) in entries {
+                text += inner + "@" + objcString(key) + " : "
+                path.append(key)
+                try appendObjC(element, indent: inner, path: &path, to: &text)
+                path.removeLast()
+                text += ",\n"
+            }
+            text += indent + "}"
+        }
+    }
+
+    private static func unrepresentable(_ value: Plist, _ path: [String]) -> PlistError {
+        let keyPath = PlistKeyPath(components: path).description
+        return PlistError(
+            .unrepresentable(keyPath: keyPath, type: value.typeName, format: "an Objective-C literal"), at: 0)
+    }
+
+    /// A C string literal's body in quotes: UTF-8 kept, `\\`, `"`, `?` (trigraphs) and control
+    /// characters escaped.
+    private static func objcString(_ string: String) -> String {
+        var text = "\""
+        for scalar in string.unicodeScalars {
+            switch scalar.value {
+            case 0x5C: text += "\\\\"
+            case 0x22: text += "\\\""
+            case 0x3F: text += "\\?"
+            case 0x0A: text += "\\n"
+            case 0x09: text += "\\t"
+            case 0x0D: text += "\\r"
+            case 0x00..<0x20, 0x7F: text += "\\" + String(scalar.value, radix: 8).leftPadded(to: 3)
+            default: text.unicodeScalars.append(scalar)
+            }
+        }
+        return text + "\""
+    }
+
+    private static func hex(_ byte: UInt8) -> String {
+        byte < 0x10 ? "0" + String(byte, radix: 16) : String(byte, radix: 16)
+    }
+}
+
+extension Unicode.Scalar {
+    fileprivate var isASCIIIdentifierCharacter: Bool {
+        switch value {
+        case 0x30...0x39, 0x41...0x5A, 0x61...0x7A, 0x5F: true
+        default: false
+        }
+    }
+}
+
+extension String {
+    fileprivate func leftPadded(to width: Int) -> String {
+        String(repeating: "0", count: max(0, width - count)) + self
+    }
+}

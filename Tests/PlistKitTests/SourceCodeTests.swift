@@ -1,0 +1,128 @@
+import Foundation
+import PlistKit
+import TestSupport
+import Testing
+
+/// The Swift output compiles as it is and, run, holds the value it was made from.
+@Suite struct SourceCodeTests {
+    /// Small corpus files of every format (compiling large literals is slow).
+    static let files = (Corpus.validBinary + Corpus.validXML + Corpus.validOpenStep).filter {
+        ((try? FileManager.default.attributesOfItem(atPath: $0.url.path)[.size] as? Int) ?? .max) < 6_000
+    }
+
+    /// What the generated program prints for each value: types and exact bits, keys sorted.
+    static let dumper = """
+
+        func canonical(_ value: Any) -> String {
+            switch value {
+            case let bool as Bool: return "b:\\(bool)"
+            case let string as String: return "s:" + string.debugDescription
+            case let int as Int: return "i:\\(int)"
+            case let uint as UInt64: return "i:\\(uint)"
+            case let real as Double: return "r:\\(real.bitPattern)"
+            case let date as Date: return "d:\\(date.timeIntervalSinceReferenceDate.bitPattern)"
+            case let data as Data: return "x:" + data.map { String($0) }.joined(separator: ",")
+            case let array as [Any]: return "[" + array.map(canonical).joined(separator: ";") + "]"
+            case let dictionary as [String: Any]:
+                return "{" + dictionary.keys.sorted().map { $0.debugDescription + "=" + canonical(dictionary[$0]!) }
+                    .joined(separator: ";") + "}"
+            default: return "?\\(type(of: value))"
+            }
+        }
+
+        """
+
+    static func canonical(_ value: Plist) -> String {
+        switch value {
+        case .bool(let bool): "b:\(bool)"
+        case .string(let string): "s:" + string.debugDescription
+        case .integer(let integer): "i:\(integer)"
+        case .uid(let uid): "i:\(uid)"
+        case .real(let real): "r:\(real.bitPattern)"
+        case .date(let date): "d:\(date.timeIntervalSinceReferenceDate.bitPattern)"
+        case .data(let data): "x:" + data.map { String($0) }.joined(separator: ",")
+        case .array(let elements): "[" + elements.map(canonical).joined(separator: ";") + "]"
+        case .dictionary(let entries):
+            "{"
+                + entries.keys.sorted().map { $0.debugDescription + "=" + canonical(entries[$0]!) }.joined(
+                    separator: ";")
+                + "}"
+        }
+    }
+
+    @Test(.enabled(if: ExternalTool.find("swiftc") != nil, "swiftc is not on the PATH"))
+    func swiftOutputCompilesAndHoldsTheValue() throws {
+        #expect(Self.files.count >= 40, "expected the shared corpus")
+        var program = ""
+        var expected: [String] = []
+        for (index, entry) in Self.files.enumerated() {
+            let value = try Corpus.expected(entry)
+            let name = "value\(index)"
+            var source = String(decoding: value.swiftSource(name: name, fileName: entry.file), as: UTF8.self)
+            if index > 0 { source = source.replacing("import Foundation\n", with: "") }
+            program += source
+            expected.append(Self.canonical(value))
+        }
+        program += Self.dumper
+        program += (0..<Self.files.count).map { "print(canonical(value\($0)))\n" }.joined()
+
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("plist-swift-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Data(program.utf8).write(to: folder.appendingPathComponent("main.swift"))
+        _ = try ExternalTool.run(
+            ExternalTool.find("swiftc"),
+            [
+                "-Onone", folder.appendingPathComponent("main.swift").path, "-o",
+                folder.appendingPathComponent("program").path,
+            ],
+            input: [])
+        let (stdout, _) = try ExternalTool.run(folder.appendingPathComponent("program"), [], input: [])
+        let lines = String(decoding: stdout, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+            .map(String.init)
+        for (index, entry) in Self.files.enumerated() {
+            #expect(lines[index] == expected[index], "\(entry.file)")
+        }
+    }
+
+    @Test(arguments: [
+        ("Info.plist", "Info"), ("my-file.name.plist", "my_file_name"), ("1.plist", "_1"), ("dir/ünï.plist", "_n_"),
+        (".hidden", "_hidden"), ("noext", "noext"),
+    ])
+    func identifiers(file: String, identifier: String) {
+        #expect(Plist.sourceIdentifier(fromFileName: file) == identifier)
+    }
+
+    @Test func objectiveC() throws {
+        let value: Plist = [
+            "s": "a\"b?\n", "i": -5, "u": .integer(PlistInteger(UInt64.max)), "r": 1.0, "b": true, "a": [[:]],
+        ]
+        let text = String(decoding: try value.objcSource(name: "Info", fileName: "Info.plist"), as: UTF8.self)
+        #expect(
+            text == """
+                /// Generated from Info.plist by plistconv.
+                #import <Foundation/Foundation.h>
+
+                NSDictionary * const Info = @{
+                    @"s" : @"a\\"b\\?\\n",
+                    @"i" : @-5,
+                    @"u" : @18446744073709551615ULL,
+                    @"r" : @1.0,
+                    @"b" : @YES,
+                    @"a" : @[
+                        @{
+                        },
+                    ],
+                };
+
+                """)
+        #expect(
+            String(decoding: value.objcHeader(name: "Info", fileName: "Info.plist"), as: UTF8.self).hasSuffix(
+                "extern NSDictionary * const Info;\n"))
+        #expect(
+            throws: PlistError(.unrepresentable(keyPath: "x.0", type: "date", format: "an Objective-C literal"), at: 0)
+        ) {
+            try Plist.dictionary(["x": [.date(Date())]]).objcSource(name: "x", fileName: "x")
+        }
+    }
+}
