@@ -32,23 +32,21 @@ let benchmarks: @Sendable () -> Void = {
                 file.fixture.tree
             }
 
-            if let decode = format.foundationDecode {
-                Benchmark("Foundation/read-\(name)", configuration: configuration) { benchmark, data in
-                    for _ in benchmark.scaledIterations {
-                        blackHole(try decode(data))
-                    }
-                } setup: {
-                    Data(file.fixture.encoded[format]!)
+            Benchmark("Foundation/read-\(name)", configuration: configuration) { benchmark, data in
+                for _ in benchmark.scaledIterations {
+                    blackHole(try format.foundationDecode(data))
                 }
+            } setup: {
+                Data(file.fixture.encoded[format]!)
             }
 
-            if let encode = format.foundationEncode {
+            if format.foundationWrites {
                 Benchmark("Foundation/write-\(name)", configuration: configuration) { benchmark, object in
                     for _ in benchmark.scaledIterations {
-                        blackHole(try encode(object))
+                        blackHole(try format.foundationEncode(object))
                     }
                 } setup: {
-                    file.fixture.foundationObject
+                    try format.foundationWriteInput(file.fixture)
                 }
             }
         }

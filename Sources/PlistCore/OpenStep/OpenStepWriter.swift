@@ -168,12 +168,21 @@ private struct OpenStepTextWriter {
     /// A string, unquoted when it can be: not empty, only unquoted characters, and no `//` or
     /// `/*`, which would start a comment.
     mutating func string(_ string: String) {
-        let utf8 = string.utf8
-        if !utf8.isEmpty, utf8.allSatisfy(Self.isUnquoted), !string.contains("//"), !string.contains("/*") {
-            out.append(contentsOf: utf8)
+        if Self.needsNoQuotes(string.utf8) {
+            out.append(contentsOf: string.utf8)
         } else {
             quoted(string)
         }
+    }
+
+    static func needsNoQuotes(_ utf8: String.UTF8View) -> Bool {
+        guard !utf8.isEmpty else { return false }
+        var previous: UInt8 = 0
+        for byte in utf8 {
+            guard isUnquoted(byte), !(previous == 0x2F && (byte == 0x2F || byte == 0x2A)) else { return false }
+            previous = byte
+        }
+        return true
     }
 
     static func isUnquoted(_ byte: UInt8) -> Bool {
