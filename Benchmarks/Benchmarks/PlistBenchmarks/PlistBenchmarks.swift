@@ -55,26 +55,58 @@ let benchmarks: @Sendable () -> Void = {
     codableBenchmarks(InfoPlist.self, file: .smallInfo, mode: mode)
 }
 
-/// `Codable/read/<file>` and `Codable/write/<file>`, with `Model` matching the file's shape.
+/// Codable decoding and encoding of `Model` (matching the file's shape), binary and XML:
+/// `<library>/read-codable/<file>` decodes the bytes Foundation's `PropertyListEncoder` wrote,
+/// `<library>/write-codable/<file>` encodes the model; `codable_xml` the same in XML.
 func codableBenchmarks<Model: Codable & Sendable>(_: Model.Type, file: InputFile, mode: RunMode) {
     let configuration = mode.configuration(for: file)
-
-    Benchmark("Codable/read/\(file.rawValue)", configuration: configuration) { benchmark, bytes in
-        let decoder = PropertyListDecoder()
-        for _ in benchmark.scaledIterations {
-            blackHole(try decoder.decode(Model.self, from: bytes))
+    for (name, format) in [("codable", PropertyListSerialization.PropertyListFormat.binary), ("codable_xml", .xml)] {
+        let ourFormat: PlistFormat = format == .binary ? .binary : .xml
+        let bytes: @Sendable () throws -> Data = {
+            let encoder = PropertyListEncoder()
+            encoder.outputFormat = format
+            return try encoder.encode(try PropertyListDecoder().decode(Model.self, from: Data(file.fixture.bytes)))
         }
-    } setup: {
-        try file.fixture.foundationBytes()
-    }
-
-    Benchmark("Codable/write/\(file.rawValue)", configuration: configuration) { benchmark, model in
-        let encoder = PropertyListEncoder()
-        encoder.outputFormat = .binary
-        for _ in benchmark.scaledIterations {
-            blackHole(try encoder.encode(model))
+        let model: @Sendable () throws -> Model = {
+            try PropertyListDecoder().decode(Model.self, from: Data(file.fixture.bytes))
         }
-    } setup: {
-        try PropertyListDecoder().decode(Model.self, from: Data(file.fixture.bytes))
+
+        Benchmark("Foundation/read-\(name)/\(file.rawValue)", configuration: configuration) { benchmark, data in
+            let decoder = PropertyListDecoder()
+            for _ in benchmark.scaledIterations {
+                blackHole(try decoder.decode(Model.self, from: data))
+            }
+        } setup: {
+            try bytes()
+        }
+
+        Benchmark("PlistCore/read-\(name)/\(file.rawValue)", configuration: configuration) { benchmark, data in
+            let decoder = PlistDecoder()
+            for _ in benchmark.scaledIterations {
+                blackHole(try decoder.decode(Model.self, from: data))
+            }
+        } setup: {
+            try bytes()
+        }
+
+        Benchmark("Foundation/write-\(name)/\(file.rawValue)", configuration: configuration) { benchmark, model in
+            let encoder = PropertyListEncoder()
+            encoder.outputFormat = format
+            for _ in benchmark.scaledIterations {
+                blackHole(try encoder.encode(model))
+            }
+        } setup: {
+            try model()
+        }
+
+        Benchmark("PlistCore/write-\(name)/\(file.rawValue)", configuration: configuration) { benchmark, model in
+            let encoder = PlistEncoder()
+            encoder.outputFormat = ourFormat
+            for _ in benchmark.scaledIterations {
+                blackHole(try encoder.encode(model))
+            }
+        } setup: {
+            try model()
+        }
     }
 }

@@ -1,0 +1,98 @@
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
+public import Foundation
+#endif
+
+/// Decodes `Decodable` values from property lists in any format this package reads: the faster
+/// drop-in for Foundation's `PropertyListDecoder` (same shape, same results on the same bytes).
+///
+/// It reads the bytes into a `Plist` with the format's reader, then decodes from the tree.
+/// Beyond Foundation: key decoding strategies, date decoding strategies for formats without a
+/// date type (OpenStep, JSON), and errors that say where in the input a bad value is.
+///
+/// Conversions, as Foundation's: integers decode from integers and from reals with an integral
+/// value, and must fit the type exactly; floating-point types decode from reals and integers;
+/// `Float` fails for a finite value beyond its range; strings holding numbers or Booleans
+/// (OpenStep has only strings) decode as those numbers and Booleans (`YES`/`NO`, `true`/`false`,
+/// `1`/`0`; Foundation's decoder refuses those); the string `$null` is `nil`; a URL decodes
+/// from Foundation's `{relative, base}` form and from its absolute string.
+public final class PlistDecoder {
+    /// How keys in the property list become coding keys.
+    public enum KeyDecodingStrategy: Sendable {
+        /// Keys are used as they are (the default).
+        case useDefaultKeys
+        /// `snake_case` keys become `camelCase` coding keys (`first_name` → `firstName`).
+        case convertFromSnakeCase
+        /// A function makes the coding key from the coding path, whose last element is the key
+        /// as it is in the property list.
+        case custom(@Sendable (_ codingPath: [any CodingKey]) -> any CodingKey)
+    }
+
+    /// How dates are decoded when the property list holds no date (OpenStep, JSON).
+    public enum DateDecodingStrategy: Sendable {
+        /// Only property-list dates (the default, as Foundation).
+        case deferredToDate
+        /// Also ISO 8601 strings (`2001-01-01T00:00:00Z`, a fraction of a second allowed).
+        case iso8601
+        /// Also numbers of seconds since 1970-01-01 00:00:00 UTC.
+        case secondsSince1970
+        /// Also numbers of seconds since 2001-01-01 00:00:00 UTC.
+        case secondsSinceReferenceDate
+        /// A function that decodes the date from a single-value container.
+        case custom(@Sendable (_ decoder: any Decoder) throws -> Date)
+    }
+
+    /// Values for the `Decodable` types to read.
+    public var userInfo: [CodingUserInfoKey: any Sendable] = [:]
+    /// How keys are matched; `.useDefaultKeys` by default.
+    public var keyDecodingStrategy: KeyDecodingStrategy = .useDefaultKeys
+    /// How dates are decoded; `.deferredToDate` by default.
+    public var dateDecodingStrategy: DateDecodingStrategy = .deferredToDate
+    /// Limits for reading the bytes.
+    public var readOptions = PlistReadOptions()
+
+    /// A decoder with the default strategies.
+    public init() {}
+
+    /// Decodes a `T` from a property list in any supported format (detected).
+    /// - Throws: `DecodingError`: `.dataCorrupted` for bytes that are not a property list (the
+    ///   reader's message and location in the debug description), else the error of the value
+    ///   that does not fit, with its coding path.
+    public func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
+        var format = PlistFormat.binary
+        return try decode(type, from: data, format: &format)
+    }
+
+    /// Decodes a `T` from a property list in any supported format, and reports the format.
+    /// - Throws: `DecodingError`, as `decode(_:from:)`.
+    public func decode<T: Decodable>(_ type: T.Type, from data: Data, format: inout PlistFormat) throws -> T {
+        let value: Plist
+        do {
+            (value, format) = try Plist.read(bytes: data.span, options: readOptions)
+        } catch {
+            throw DecodingError.dataCorrupted(
+                .init(
+                    codingPath: [], debugDescription: "The data is not a valid property list: \(error)",
+                    underlyingError: error))
+        }
+        return try decode(type, from: value)
+    }
+
+    /// Decodes a `T` from the bytes of a property list in any supported format.
+    /// - Throws: `DecodingError`, as `decode(_:from:)`.
+    public func decode<T: Decodable>(_ type: T.Type, from bytes: [UInt8]) throws -> T {
+        try decode(type, from: Data(bytes))
+    }
+
+    /// Decodes a `T` from a property-list value.
+    /// - Throws: `DecodingError` for a value that does not fit, with its coding path.
+    public func decode<T: Decodable>(_ type: T.Type, from value: Plist) throws -> T {
+        let decoder = PlistValueDecoder(value: value, path: .root, options: options)
+        return try decoder.unbox(value, as: type, path: .root)
+    }
+
+    var options: PlistValueDecoder.Options {
+        PlistValueDecoder.Options(userInfo: userInfo, keys: keyDecodingStrategy, dates: dateDecodingStrategy)
+    }
+}

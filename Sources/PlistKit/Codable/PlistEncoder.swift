@@ -1,0 +1,92 @@
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
+public import Foundation
+#endif
+
+/// Encodes `Encodable` values as property lists in any format this package writes: the faster
+/// drop-in for Foundation's `PropertyListEncoder` (same shape; its bytes decode with Foundation's
+/// `PropertyListDecoder` to equal values, and the other way round).
+///
+/// It builds the `Plist` tree (`encodeToPlist`), then writes it with the format's writer. As in
+/// Foundation, `nil` in a container is the string `$null`, a URL is `{relative = ...; base = ...}`
+/// (URL's own `Codable`), and `Data` and `Date` are the property-list types. Beyond Foundation: OpenStep
+/// (with GNUstep typed values, so numbers survive) and JSON output, key encoding strategies, and
+/// date encoding strategies for formats without a date type.
+public final class PlistEncoder {
+    /// How coding keys become keys in the property list.
+    public enum KeyEncodingStrategy: Sendable {
+        /// Keys are used as they are (the default).
+        case useDefaultKeys
+        /// `camelCase` coding keys become `snake_case` keys (`firstName` → `first_name`).
+        case convertToSnakeCase
+        /// A function makes the key from the coding path, whose last element is the coding key.
+        case custom(@Sendable (_ codingPath: [any CodingKey]) -> any CodingKey)
+    }
+
+    /// How dates are encoded.
+    public enum DateEncodingStrategy: Sendable {
+        /// As property-list dates (the default, as Foundation).
+        case native
+        /// As ISO 8601 strings (`2001-01-01T00:00:00Z`, with the fraction of a second when there is one).
+        case iso8601
+        /// As reals: seconds since 1970-01-01 00:00:00 UTC.
+        case secondsSince1970
+        /// As reals: seconds since 2001-01-01 00:00:00 UTC.
+        case secondsSinceReferenceDate
+        /// A function that encodes the date into the encoder it is given.
+        case custom(@Sendable (_ date: Date, _ encoder: any Encoder) throws -> Void)
+    }
+
+    /// The format `encode` writes; `.binary` by default, as Foundation.
+    public var outputFormat: PlistFormat = .binary
+    /// Values for the `Encodable` types to read.
+    public var userInfo: [CodingUserInfoKey: any Sendable] = [:]
+    /// How keys are written; `.useDefaultKeys` by default.
+    public var keyEncodingStrategy: KeyEncodingStrategy = .useDefaultKeys
+    /// How dates are written; `.native` by default.
+    public var dateEncodingStrategy: DateEncodingStrategy = .native
+    /// Options for the writer: key order, depth limit, OpenStep values (GNUstep typed by
+    /// default, so that numbers, Booleans and dates survive), JSON form.
+    public var writeOptions = PlistWriteOptions(openStepValues: .gnustep)
+
+    /// An encoder with the default settings.
+    public init() {}
+
+    /// The value as a property list in `outputFormat`.
+    /// - Throws: `EncodingError.invalidValue` with the coding path of a value that cannot be
+    ///   encoded, or the writer's error (such as a value the format cannot hold) in its context.
+    public func encode<T: Encodable>(_ value: T) throws -> Data {
+        Data(try encodeToBytes(value))
+    }
+
+    /// The value as the bytes of a property list in `outputFormat`.
+    /// - Throws: `EncodingError.invalidValue`, as `encode(_:)`.
+    public func encodeToBytes<T: Encodable>(_ value: T) throws -> [UInt8] {
+        let plist = try encodeToPlist(value)
+        do {
+            return try plist.bytes(format: outputFormat, options: writeOptions)
+        } catch {
+            throw EncodingError.invalidValue(
+                value,
+                .init(
+                    codingPath: [], debugDescription: "Cannot write \(outputFormat.name): \(error)",
+                    underlyingError: error))
+        }
+    }
+
+    /// Writes the value as a property list in `outputFormat` to the file at `path`, atomically.
+    /// - Throws: `EncodingError.invalidValue` as `encode(_:)`, or `PlistError` with `.io` when
+    ///   the file cannot be written (the old file is then intact).
+    public func encode<T: Encodable>(_ value: T, toFile path: String) throws {
+        try PlistFile.write(try encodeToBytes(value), to: path)
+    }
+
+    /// The value as a `Plist` tree.
+    /// - Throws: `EncodingError.invalidValue` with the coding path of a value that cannot be encoded.
+    public func encodeToPlist<T: Encodable>(_ value: T) throws -> Plist {
+        let options = PlistValueEncoder.Options(
+            userInfo: userInfo, keys: keyEncodingStrategy, dates: dateEncodingStrategy)
+        return try PlistValueEncoder.box(value, path: .root, options: options)
+    }
+}

@@ -1,0 +1,334 @@
+import Foundation
+import PlistKit
+import TestSupport
+import Testing
+
+// MARK: Models
+
+struct Person: Codable, Equatable, Sendable {
+    var name: String
+    var age: Int
+    var height: Double
+    var nickname: String?
+    var tags: [String]
+    var scores: [String: Int]
+    var birthday: Date
+    var photo: Data
+    var homepage: URL
+    var isActive: Bool
+    var id: UUID
+    var friends: [Person]
+}
+
+enum Shape: Codable, Equatable, Sendable {
+    case circle(radius: Double)
+    case rectangle(width: Double, height: Double)
+    case labelled(String, Int)
+    case empty
+}
+
+class Animal: Codable, @unchecked Sendable {
+    var name: String
+    init(name: String) { self.name = name }
+}
+
+final class Dog: Animal, @unchecked Sendable {
+    var breed: String
+    init(name: String, breed: String) {
+        self.breed = breed
+        super.init(name: name)
+    }
+    private enum CodingKeys: String, CodingKey { case breed }
+    required init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        breed = try container.decode(String.self, forKey: .breed)
+        try super.init(from: container.superDecoder())
+    }
+    override func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(breed, forKey: .breed)
+        try super.encode(to: container.superEncoder())
+    }
+}
+
+struct Numbers: Codable, Equatable, Sendable {
+    var i8 = Int8.min, i16 = Int16.max, i32 = Int32.min, i64 = Int64.min, i = Int.max
+    var u8 = UInt8.max, u16 = UInt16.max, u32 = UInt32.max, u64 = UInt64.max, u = UInt(42)
+    var f = Float(1.5), d = 0.1, negativeZero = -0.0
+}
+
+struct Collections: Codable, Equatable, Sendable {
+    var matrix: [[Int]] = [[1, 2], [], [3]]
+    var byID: [Int: String] = [1: "one", 20: "twenty"]
+    var nested: [String: [String: Bool]] = ["a": ["x": true], "b": [:]]
+    var set: Set<String> = ["p", "q"]
+    var optionals: [String?] = ["a", nil, "c"]
+    var empty: [String] = []
+    var emptyDictionary: [String: Int] = [:]
+    var maybe: Int? = nil
+    var shapes: [Shape] = [.circle(radius: 1), .rectangle(width: 2, height: 3), .labelled("x", 4), .empty]
+}
+
+let samplePerson = Person(
+    name: "Ada", age: 36, height: 1.65, nickname: nil, tags: ["math", "engines"], scores: ["a": 1, "b": -2],
+    birthday: Date(timeIntervalSinceReferenceDate: -5_000_000_000), photo: Data([0, 1, 2, 255]),
+    homepage: URL(string: "https://example.com/ada?x=1")!, isActive: true,
+    id: UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!,
+    friends: [
+        Person(
+            name: "Charles", age: 79, height: 1.8, nickname: "Babbage", tags: [], scores: [:],
+            birthday: Date(timeIntervalSinceReferenceDate: 0), photo: Data(), homepage: URL(string: "file:///tmp/c")!,
+            isActive: false, id: UUID(uuidString: "00000000-0000-0000-0000-000000000001")!, friends: [])
+    ])
+
+// MARK: Tests
+
+@Suite struct CodableTests {
+    static let formats: [PlistFormat] = [.binary, .xml, .openStep, .json]
+
+    private func roundTrip<T: Codable & Equatable>(_ value: T, _ format: PlistFormat) throws -> T {
+        let encoder = PlistEncoder()
+        encoder.outputFormat = format
+        return try PlistDecoder().decode(T.self, from: try encoder.encode(value))
+    }
+
+    @Test(arguments: formats)
+    func roundTrips(format: PlistFormat) throws {
+        #expect(try roundTrip(samplePerson, format) == samplePerson)
+        #expect(try roundTrip(Numbers(), format) == Numbers())
+        #expect(try roundTrip(Collections(), format) == Collections())
+        #expect(try roundTrip(Shape.labelled("top", 1), format) == .labelled("top", 1))
+        #expect(try roundTrip(42, format) == 42)
+        #expect(try roundTrip("top-level string", format) == "top-level string")
+        #expect(try roundTrip([1.5, 2.5], format) == [1.5, 2.5])
+    }
+
+    @Test(arguments: formats)
+    func classesWithSuperEncoder(format: PlistFormat) throws {
+        let encoder = PlistEncoder()
+        encoder.outputFormat = format
+        let bytes = try encoder.encode(Dog(name: "Rex", breed: "Collie"))
+        let dog = try PlistDecoder().decode(Dog.self, from: bytes)
+        #expect(dog.name == "Rex" && dog.breed == "Collie")
+        #expect(try Plist(bytes: bytes) == ["breed": "Collie", "super": ["name": "Rex"]])
+    }
+
+    // MARK: Foundation compatibility
+
+    @Test(arguments: [PlistFormat.binary, .xml])
+    func foundationDecodesWhatWeEncode(format: PlistFormat) throws {
+        let encoder = PlistEncoder()
+        encoder.outputFormat = format
+        let decoder = PropertyListDecoder()
+        #expect(try decoder.decode(Person.self, from: try encoder.encode(samplePerson)) == samplePerson)
+        #expect(try decoder.decode(Numbers.self, from: try encoder.encode(Numbers())) == Numbers())
+        #expect(try decoder.decode(Collections.self, from: try encoder.encode(Collections())) == Collections())
+        let dog = try decoder.decode(Dog.self, from: try encoder.encode(Dog(name: "Rex", breed: "Collie")))
+        #expect(dog.name == "Rex" && dog.breed == "Collie")
+    }
+
+    @Test(arguments: [PropertyListSerialization.PropertyListFormat.binary, .xml])
+    func weDecodeWhatFoundationEncodes(format: PropertyListSerialization.PropertyListFormat) throws {
+        let encoder = PropertyListEncoder()
+        encoder.outputFormat = format
+        let decoder = PlistDecoder()
+        #expect(try decoder.decode(Person.self, from: try encoder.encode(samplePerson)) == samplePerson)
+        #expect(try decoder.decode(Numbers.self, from: try encoder.encode(Numbers())) == Numbers())
+        #expect(try decoder.decode(Collections.self, from: try encoder.encode(Collections())) == Collections())
+        let dog = try decoder.decode(Dog.self, from: try encoder.encode(Dog(name: "Rex", breed: "Collie")))
+        #expect(dog.name == "Rex" && dog.breed == "Collie")
+    }
+
+    /// The same trees, key order aside: Foundation's encoder and ours agree value for value.
+    @Test func sameTreeAsFoundation() throws {
+        var collections = Collections()
+        collections.set = ["only"]  // two sets of the same elements may iterate in other orders
+        let foundation = try Plist(bytes: try PropertyListEncoder().encode(collections))
+        let ours = try PlistEncoder().encodeToPlist(collections)
+        #expect(ours == foundation, "\(ours.firstDifference(from: foundation) ?? "")")
+        let person = try Plist(bytes: try PropertyListEncoder().encode(samplePerson))
+        let ourPerson = try PlistEncoder().encodeToPlist(samplePerson)
+        #expect(ourPerson == person, "\(ourPerson.firstDifference(from: person) ?? "")")
+    }
+
+    @Test func reportsTheFormat() throws {
+        var format = PlistFormat.binary
+        let encoder = PlistEncoder()
+        encoder.outputFormat = .xml
+        _ = try PlistDecoder().decode(Numbers.self, from: try encoder.encode(Numbers()), format: &format)
+        #expect(format == .xml)
+    }
+
+    // MARK: Errors
+
+    private struct Small: Codable { var value: Int8 }
+    private struct Wrapper: Codable { var items: [Small] }
+
+    @Test func integersMustFit() throws {
+        let bytes = try Plist.dictionary(["items": [["value": 1], ["value": 300]]]).binaryBytes()
+        let error = try #require(throws: DecodingError.self) {
+            try PlistDecoder().decode(Wrapper.self, from: Data(bytes))
+        }
+        guard case .dataCorrupted(let context) = error else {
+            Issue.record("expected dataCorrupted, got \(error)")
+            return
+        }
+        #expect(context.codingPath.map(\.stringValue) == ["items", "Index 1", "value"])
+        #expect(context.debugDescription == "Parsed property list number <300> does not fit in Int8.")
+        #expect(throws: DecodingError.self) { try PlistDecoder().decode(UInt.self, from: Plist.integer(-1)) }
+        #expect(throws: DecodingError.self) { try PlistDecoder().decode(Float.self, from: Plist.real(1e300)) }
+        #expect(try PlistDecoder().decode(Int.self, from: Plist.real(3)) == 3)
+        #expect(throws: DecodingError.self) { try PlistDecoder().decode(Int.self, from: Plist.real(3.5)) }
+    }
+
+    @Test func typeMismatchAndMissingKeys() throws {
+        let mismatch = try #require(throws: DecodingError.self) {
+            try PlistDecoder().decode(Wrapper.self, from: Plist.dictionary(["items": [["value": "x"]]]))
+        }
+        guard case .typeMismatch(_, let context) = mismatch else {
+            Issue.record("\(mismatch)")
+            return
+        }
+        #expect(context.codingPath.map(\.stringValue) == ["items", "Index 0", "value"])
+        #expect(context.debugDescription == "Expected to decode Int8 but found a string (\"x\") instead.")
+        let missing = try #require(throws: DecodingError.self) {
+            try PlistDecoder().decode(Wrapper.self, from: Plist.dictionary(["items": [[:]]]))
+        }
+        guard case .keyNotFound(let key, let keyContext) = missing else {
+            Issue.record("\(missing)")
+            return
+        }
+        #expect(key.stringValue == "value")
+        #expect(keyContext.codingPath.map(\.stringValue) == ["items", "Index 0"])
+    }
+
+    @Test func badBytesSayWhereTheyAreBad() throws {
+        let error = try #require(throws: DecodingError.self) {
+            try PlistDecoder().decode(Int.self, from: Data("{ a = ".utf8))
+        }
+        guard case .dataCorrupted(let context) = error else {
+            Issue.record("\(error)")
+            return
+        }
+        #expect(
+            context.debugDescription == "The data is not a valid property list: 1:1: the input ends inside a dictionary"
+        )
+    }
+
+    // MARK: Beyond Foundation
+
+    private struct Profile: Codable, Equatable {
+        var firstName: String
+        var homePageURL: URL
+        var lastLogin: Date
+    }
+
+    @Test func snakeCaseKeys() throws {
+        let encoder = PlistEncoder()
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        let profile = Profile(
+            firstName: "A", homePageURL: URL(string: "https://a.b")!, lastLogin: Date(timeIntervalSinceReferenceDate: 5)
+        )
+        let tree = try encoder.encodeToPlist(profile)
+        #expect(tree.dictionary?.keys.elements == ["first_name", "home_page_url", "last_login"])
+        let decoder = PlistDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        struct Loose: Codable, Equatable {
+            var firstName: String
+            var homePageUrl: URL
+            var lastLogin: Date
+        }
+        #expect(
+            try decoder.decode(Loose.self, from: tree)
+                == Loose(firstName: "A", homePageUrl: profile.homePageURL, lastLogin: profile.lastLogin))
+    }
+
+    @Test func customKeys() throws {
+        let encoder = PlistEncoder()
+        encoder.keyEncodingStrategy = .custom { path in PlistKeyPathKey(path.last!.stringValue.uppercased()) }
+        let tree = try encoder.encodeToPlist(Small(value: 3))
+        #expect(tree == ["VALUE": 3])
+        let decoder = PlistDecoder()
+        decoder.keyDecodingStrategy = .custom { path in PlistKeyPathKey(path.last!.stringValue.lowercased()) }
+        #expect(try decoder.decode(Small.self, from: tree).value == 3)
+    }
+
+    @Test func dateStrategiesForFormatsWithoutDates() throws {
+        let profile = Profile(
+            firstName: "A", homePageURL: URL(string: "https://a.b")!,
+            lastLogin: Date(timeIntervalSinceReferenceDate: 0.25))
+        for (encoding, decoding, expected) in [
+            (
+                PlistEncoder.DateEncodingStrategy.iso8601, PlistDecoder.DateDecodingStrategy.iso8601,
+                Plist.string("2001-01-01T00:00:00.25Z")
+            ),
+            (.secondsSince1970, .secondsSince1970, .real(978_307_200.25)),
+            (.secondsSinceReferenceDate, .secondsSinceReferenceDate, .real(0.25)),
+        ] {
+            let encoder = PlistEncoder()
+            encoder.dateEncodingStrategy = encoding
+            encoder.outputFormat = .openStep
+            encoder.writeOptions.openStepValues = .strict
+            #expect(try encoder.encodeToPlist(profile)["lastLogin"] == expected)
+            if case .string = expected {
+                let decoder = PlistDecoder()
+                decoder.dateDecodingStrategy = decoding
+                #expect(
+                    try decoder.decode(Profile.self, from: try encoder.encode(profile)) == profile, "strict OpenStep")
+            }
+            let json = PlistEncoder()
+            json.dateEncodingStrategy = encoding
+            json.outputFormat = .json
+            json.writeOptions.jsonValues = .strict
+            let decoder = PlistDecoder()
+            decoder.dateDecodingStrategy = decoding
+            #expect(try decoder.decode(Profile.self, from: try json.encode(profile)) == profile, "strict JSON")
+        }
+    }
+
+    /// OpenStep holds only strings: numbers and Booleans decode from them (Foundation's decoder,
+    /// checked here, refuses them).
+    @Test func numbersFromOpenStepStrings() throws {
+        struct Settings: Codable, Equatable {
+            var count: Int
+            var ratio: Double
+            var enabled: Bool
+            var name: String
+        }
+        let text = Data("{ count = 12; ratio = 0.5; enabled = YES; name = x; }".utf8)
+        #expect(
+            try PlistDecoder().decode(Settings.self, from: text)
+                == Settings(count: 12, ratio: 0.5, enabled: true, name: "x"))
+        #expect(throws: DecodingError.self) { try PropertyListDecoder().decode(Settings.self, from: text) }
+    }
+
+    @Test func urlsFromAbsoluteStrings() throws {
+        struct Link: Codable, Equatable { var url: URL }
+        #expect(
+            try PlistDecoder().decode(Link.self, from: Plist.dictionary(["url": "https://a.b/c"])).url.absoluteString
+                == "https://a.b/c")
+        let relative = Link(url: URL(string: "c/d", relativeTo: URL(string: "https://a.b/")!)!)
+        #expect(
+            try PlistDecoder().decode(Link.self, from: try PropertyListEncoder().encode(relative)).url.absoluteString
+                == "https://a.b/c/d")
+    }
+
+    @Test func encodesToAFileAtomically() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("codable-\(UUID().uuidString).plist")
+            .path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try PlistEncoder().encode(Numbers(), toFile: path)
+        #expect(
+            try PlistDecoder().decode(Numbers.self, from: try Data(contentsOf: URL(fileURLWithPath: path))) == Numbers()
+        )
+    }
+}
+
+/// A coding key made of a string, for the custom key strategies.
+private struct PlistKeyPathKey: CodingKey {
+    var stringValue: String
+    var intValue: Int? { nil }
+    init(_ string: String) { stringValue = string }
+    init?(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
+}
