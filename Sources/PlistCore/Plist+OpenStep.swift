@@ -59,4 +59,14 @@ extension Plist {
     public func stringsBytes(options: PlistWriteOptions = .init()) throws(PlistError) -> [UInt8] {
         try OpenStepWriter.writeStrings(self, options: options)
     }
+
+    /// The value as an Xcode project file (`project.pbxproj`), laid out as Xcode writes it:
+    /// `// !$*UTF8*$!`, objects in sorted `/* Begin <isa> section */` blocks, `/* name */`
+    /// comments after object IDs. `projectName` (the `.xcodeproj` folder's name) goes in the
+    /// project's configuration-list comment.
+    /// - Throws: `PlistError` with `.unrepresentable` when the value has no `objects` dictionary
+    ///   or holds a value other than strings, arrays and dictionaries.
+    public func pbxprojBytes(projectName: String) throws(PlistError) -> [UInt8] {
+        try PbxprojWriter.write(self, projectName: projectName)
+    }
 }

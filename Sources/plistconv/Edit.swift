@@ -135,7 +135,7 @@ struct EditedFiles: ParsableArguments {
                 continue
             }
             do throws(PlistError) {
-                let format = OutputFormat(document.format)
+                let format = OutputFormat(document.format, file: file)
                 let bytes = try format.encode(document.value, file: file)
                 try Terminal.output(bytes, to: destination)
             } catch {

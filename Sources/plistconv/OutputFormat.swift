@@ -6,7 +6,7 @@ import PlistKit
 enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
     /// `openstep` fails on values plain OpenStep cannot hold (or makes them strings, with
     /// `--stringify`); `gnustep` writes those as GNUstep typed values, which read back exactly.
-    case binary, xml, openstep, gnustep, strings, json, swift, objc
+    case binary, xml, openstep, gnustep, strings, pbxproj, json, swift, objc
 
     init?(argument: String) {
         switch argument {
@@ -18,15 +18,20 @@ enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
     }
 
     static var allValueStrings: [String] {
-        ["binary", "binary1", "xml", "xml1", "openstep", "gnustep", "strings", "json", "swift", "objc"]
+        ["binary", "binary1", "xml", "xml1", "openstep", "gnustep", "strings", "pbxproj", "json", "swift", "objc"]
     }
 
     /// The names for help texts.
     static var helpList: String { allValueStrings.joined(separator: ", ") }
 
-    /// The format a property list read in `format` is written back in (OpenStep as GNUstep, which
-    /// is the same text unless the value holds numbers, Booleans or dates).
-    init(_ format: PlistFormat) {
+    /// The format a property list read in `format` from `file` is written back in (OpenStep as
+    /// GNUstep, which is the same text unless the value holds numbers, Booleans or dates; a
+    /// `.pbxproj` file as Xcode lays it out).
+    init(_ format: PlistFormat, file: String) {
+        if format == .openStep, file.hasSuffix(".pbxproj") {
+            self = .pbxproj
+            return
+        }
         switch format {
         case .binary: self = .binary
         case .xml: self = .xml
@@ -51,6 +56,7 @@ enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
         case .openstep: return try plist.openStepBytes(options: .init(sortsKeys: false, openStepValues: textValues))
         case .gnustep: return try plist.openStepBytes(options: .init(sortsKeys: false, openStepValues: .gnustep))
         case .strings: return try plist.stringsBytes(options: .init(sortsKeys: false, openStepValues: textValues))
+        case .pbxproj: return try plist.pbxprojBytes(projectName: Self.projectName(file))
         case .json:
             return try plist.jsonBytes(
                 options: .init(sortsKeys: readable, jsonValues: jsonValues, indentsJSON: readable))
@@ -62,6 +68,19 @@ enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
     /// The Objective-C header for `objc` output.
     static func objcHeader(_ plist: Plist, file: String) -> [UInt8] {
         plist.objcHeader(name: identifier(file), fileName: fileName(file))
+    }
+
+    /// `App` for `App.xcodeproj/project.pbxproj`, else the file's name without its extension.
+    private static func projectName(_ file: String) -> String {
+        let parts = file.split(separator: "/")
+        if parts.count >= 2, parts[parts.count - 2].hasSuffix(".xcodeproj") {
+            return String(parts[parts.count - 2].dropLast(".xcodeproj".count))
+        }
+        return file == "-" ? "Project" : identifierStem(parts.last.map(String.init) ?? file)
+    }
+
+    private static func identifierStem(_ name: String) -> String {
+        name.lastIndex(of: ".").map { String(name[..<$0]) } ?? name
     }
 
     private static func fileName(_ file: String) -> String {

@@ -50,13 +50,30 @@ import Testing
     @Test func editingAnOpenStepFile() throws {
         let folder = try TempFolder()
         defer { folder.remove() }
-        let source = Paths.corpus.appendingPathComponent("openstep/rustplist__netnewswire.pbxproj")
-        let path = try folder.write(try Paths.bytes(source), to: "project.pbxproj")
-        let run = try Tool.run(["replace", "objectVersion", "-integer", "77", path])
+        let source = Paths.corpus.appendingPathComponent("openstep/ddplist__test1-ascii.plist")
+        let path = try folder.write(try Paths.bytes(source), to: "test.plist")
+        let run = try Tool.run(["insert", "added", "-integer", "77", path])
         #expect(run.status == 0, "\(run)")
         let (after, format) = try Plist.read(contentsOf: path)
         #expect(format == .openStep)
-        #expect(after["objectVersion"] == 77)
-        #expect(try after.value(at: "rootObject") == (try Plist(contentsOf: source.path).value(at: "rootObject")))
+        #expect(after["added"] == 77)
+        #expect(String(decoding: try folder.read("test.plist"), as: UTF8.self).contains("added = <*I77>;"))
+    }
+
+    /// An Xcode project is written back as Xcode writes it: unchanged, byte for byte.
+    @Test func editingAnXcodeProject() throws {
+        let folder = try TempFolder()
+        defer { folder.remove() }
+        try FileManager.default.createDirectory(
+            at: folder.url.appendingPathComponent("NetNewsWire.xcodeproj"), withIntermediateDirectories: false)
+        let original = try Paths.bytes(Paths.corpus.appendingPathComponent("openstep/rustplist__netnewswire.pbxproj"))
+        let path = try folder.write(original, to: "NetNewsWire.xcodeproj/project.pbxproj")
+        let same = try Tool.run(["replace", "objectVersion", "-string", "46", path])
+        #expect(same.status == 0, "\(same)")
+        #expect(try folder.read("NetNewsWire.xcodeproj/project.pbxproj") == original)
+        let changed = try Tool.run(["replace", "objectVersion", "-string", "77", path])
+        #expect(changed.status == 0, "\(changed)")
+        let text = String(decoding: try folder.read("NetNewsWire.xcodeproj/project.pbxproj"), as: UTF8.self)
+        #expect(text.hasPrefix("// !$*UTF8*$!\n{\n\tarchiveVersion = 1;\n\tclasses = {\n\t};\n\tobjectVersion = 77;\n"))
     }
 }
