@@ -7,7 +7,7 @@ enum CommandSpelling {
         "-replace": "replace", "-remove": "remove", "-create": "create",
     ]
     private static let verbs: Set<String> = [
-        "convert", "lint", "print", "extract", "type", "insert", "replace", "remove", "create", "help",
+        "convert", "lint", "print", "extract", "type", "insert", "replace", "remove", "create", "help", "archive-print",
     ]
     /// plutil's single-dash options that plistconv spells with two dashes.
     private static let plutilOptions = ["-expect": "--expect", "-help": "--help"]

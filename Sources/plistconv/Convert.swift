@@ -52,6 +52,9 @@ struct Convert: ParsableCommand {
         help: "objc: also write a header beside each output (OUT with the extension .h).")
     var header = false
 
+    @Flag(help: "Write a keyed archive's resolved object tree (see archive-print) instead of the archive.")
+    var resolveArchive = false
+
     @Flag(name: .short, help: "Print nothing but errors.")
     var silent = false
 
@@ -103,9 +106,10 @@ struct Convert: ParsableCommand {
     /// Converts one file; reports a failure on standard error and returns false.
     private func convert(_ input: String, progress: Progress) -> Bool {
         let destination = destination(for: input)
-        let document: Document
+        var document: Document
         do throws(PlistError) {
             document = try Terminal.read(input)
+            if resolveArchive { document.value = try KeyedArchive.resolve(document.value) }
         } catch {
             progress.report(error, file: Terminal.displayName(input, isOutput: false))
             return false

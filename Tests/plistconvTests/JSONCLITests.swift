@@ -85,3 +85,23 @@ import Testing
         #expect(try Tool.run(["convert", "-f", "swift", "--header", input]).status == 64)
     }
 }
+
+@Suite struct ArchiveCLITests {
+    private let url = Paths.corpus.appendingPathComponent("keyed-archive/corelibs__NSKeyedUnarchiver-URLTest.plist")
+        .path
+
+    @Test func archivePrint() throws {
+        let run = try Tool.run(["archive-print", url])
+        #expect(
+            run.status == 0 && run.stdoutText == "{\n  \"root\" => \"https://www.example.com/foo.xml\"\n}\n", "\(run)")
+        let bad = Paths.corpus.appendingPathComponent("keyed-archive/bpylist2__no_top_archive.plist").path
+        let failed = try Tool.run(["archive-print", bad])
+        #expect(failed.status == 1)
+        #expect(failed.stderr == "plistconv: \(bad): not a valid keyed archive: it has no $top dictionary\n")
+    }
+
+    @Test func resolvedArchiveAsJSON() throws {
+        let run = try Tool.run(["-f", "json", "--resolve-archive", url, "-"])
+        #expect(run.stdoutText == #"{"root":"https://www.example.com/foo.xml"}"#, "\(run)")
+    }
+}
