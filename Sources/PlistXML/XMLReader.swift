@@ -64,6 +64,12 @@ enum XMLReader {
                         _ = unsafe xmlParseDocument(parser)
                         unsafe statePointer.pointee.parser = nil
                         unsafe parser.pointee.sax = ownHandler
+                        // An internal subset makes libxml2 build a document to hold it, which
+                        // is the caller's to free.
+                        if let document = unsafe parser.pointee.myDoc {
+                            unsafe xmlFreeDoc(document)
+                            unsafe parser.pointee.myDoc = nil
+                        }
                         unsafe xmlFreeParserCtxt(parser)
                         return true
                     }
