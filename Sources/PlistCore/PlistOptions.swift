@@ -26,10 +26,16 @@ public struct PlistWriteOptions: Hashable, Sendable {
     public var maxDepth: Int
     /// XML: sort dictionary keys as Foundation does (the default), or keep each dictionary's own order.
     public var sortsKeys: Bool = true
+    /// The most bytes a text format (XML) may write. A value whose arrays and dictionaries share
+    /// storage (as a binary file's shared references make them) is written in full by text
+    /// formats, so a small value can stand for an enormous document; the binary format keeps
+    /// the sharing and is not limited.
+    public var maxOutputBytes: Int
 
     /// Options with the given limits and key order.
-    public init(maxDepth: Int = 512, sortsKeys: Bool = true) {
+    public init(maxDepth: Int = 512, sortsKeys: Bool = true, maxOutputBytes: Int = 1 << 29) {
         self.maxDepth = maxDepth
         self.sortsKeys = sortsKeys
+        self.maxOutputBytes = maxOutputBytes
     }
 }
