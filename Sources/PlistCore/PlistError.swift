@@ -48,6 +48,8 @@ public struct PlistError: Error, Hashable, Sendable, CustomStringConvertible {
         case tooManyObjects(limit: Int)
         /// More string and data content than the limit (shared references counted each time they are used).
         case tooMuchContent(limit: Int)
+        /// Writing would produce more bytes than the limit.
+        case outputTooLarge(limit: Int)
         /// The XML is not well-formed (`message` is the XML parser's).
         case malformedXML(String)
         /// An element that property lists do not have.
@@ -105,7 +107,7 @@ public struct PlistError: Error, Hashable, Sendable, CustomStringConvertible {
         if let position { return "\(position.line):\(position.column): \(kind.message)" }
         switch kind {
         case .emptyInput, .unknownFormat, .io, .noValueAtKeyPath, .valueExistsAtKeyPath,
-            .notAContainer, .unexpectedType, .unrepresentable, .invalidArchive:
+            .notAContainer, .unexpectedType, .unrepresentable, .invalidArchive, .outputTooLarge:
             return kind.message
         default: return "byte \(byteOffset): \(kind.message)"
         }
@@ -160,6 +162,8 @@ extension PlistError.Kind {
         case .tooMuchContent(let limit):
             "more than \(limit) bytes of string and data content, counting shared references each time "
                 + "(raise maxContentBytes to allow more)"
+        case .outputTooLarge(let limit):
+            "the output would be larger than \(limit) bytes (raise maxOutputBytes to allow more)"
         case .malformedXML(let message):
             "malformed XML: \(message)"
         case .unknownElement(let name):

@@ -39,17 +39,23 @@ public struct PlistWriteOptions: Hashable, Sendable {
     public var jsonValues: JSONValues = .typed
     /// JSON: indented (two spaces, `"key" : value`, as plutil's `-r`) rather than compact.
     public var indentsJSON = false
+    /// The most bytes a text format (XML) may write. A value whose arrays and dictionaries share
+    /// storage (as a binary file's shared references make them) is written in full by text
+    /// formats, so a small value can stand for an enormous document; the binary format keeps
+    /// the sharing and is not limited.
+    public var maxOutputBytes: Int
 
     /// Options with the given limits, key order, and OpenStep and JSON forms.
     public init(
         maxDepth: Int = 512, sortsKeys: Bool = true, openStepValues: OpenStepValues = .strict,
-        jsonValues: JSONValues = .typed, indentsJSON: Bool = false
+        jsonValues: JSONValues = .typed, indentsJSON: Bool = false, maxOutputBytes: Int = 1 << 29
     ) {
         self.maxDepth = maxDepth
         self.sortsKeys = sortsKeys
         self.openStepValues = openStepValues
         self.jsonValues = jsonValues
         self.indentsJSON = indentsJSON
+        self.maxOutputBytes = maxOutputBytes
     }
 }
 

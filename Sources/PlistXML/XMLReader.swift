@@ -64,6 +64,12 @@ enum XMLReader {
                         _ = unsafe xmlParseDocument(parser)
                         unsafe statePointer.pointee.parser = nil
                         unsafe parser.pointee.sax = ownHandler
+                        // An internal subset makes libxml2 build a document to hold it, which
+                        // is the caller's to free.
+                        if let document = unsafe parser.pointee.myDoc {
+                            unsafe xmlFreeDoc(document)
+                            unsafe parser.pointee.myDoc = nil
+                        }
                         unsafe xmlFreeParserCtxt(parser)
                         return true
                     }
@@ -183,6 +189,8 @@ enum XMLReader {
         guard !failed, unsafe libxmlError.level.rawValue >= XML_ERR_ERROR.rawValue else { return }
         var message = unsafe libxmlError.message.map { unsafe String(cString: $0) } ?? "error \(libxmlError.code)"
         while message.last?.isWhitespace == true { message.removeLast() }
+        // Some messages quote the input on a second line: errors are one line.
+        message = String(message.map { $0.isNewline ? " " : $0 })
         unsafe record(
             PlistError(
                 .malformedXML(message), at: consumed,

@@ -74,7 +74,9 @@ enum XMLScalars {
         return value
     }
 
-    /// Exactly `YYYY-MM-DDTHH:MM:SSZ`, a real calendar date and time (UTC).
+    /// Exactly `YYYY-MM-DDTHH:MM:SSZ`, a real calendar date and time (UTC). The second may be
+    /// 60, meaning the next minute: CoreFoundation's writer (and ours) writes `23:59:60` for a
+    /// date a hair before a whole minute, where the seconds round up to 60.
     static func date(_ text: [UInt8]) throws(Rejection) -> Date {
         let invalid = Rejection(.invalidValue(element: "date", text: String(decoding: text, as: UTF8.self)))
         let shape = Array("dddd-dd-ddTdd:dd:ddZ".utf8)
@@ -87,7 +89,7 @@ enum XMLScalars {
         let (year, month, day) = (number(0..<4), number(5..<7), number(8..<10))
         let (hour, minute, second) = (number(11..<13), number(14..<16), number(17..<19))
         guard (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day), hour < 24, minute < 60,
-            second < 60
+            second <= 60
         else { throw invalid }
         let seconds = days(year: year, month: month, day: day) * 86_400 + hour * 3600 + minute * 60 + second
         return Date(timeIntervalSinceReferenceDate: Double(seconds) - 978_307_200)

@@ -326,6 +326,8 @@ private struct ObjectDecoder {
         var values: [Plist] = []
         values.reserveCapacity(min(count, maxObjects))
         dictionaryCount += 1
+        // Values decoded below number their own dictionaries: remember this one's number.
+        let dictionaryNumber = dictionaryCount
         // Unique ASCII keys take the fast unchecked path; other keys are checked as inserted.
         var needsCheckedInsertion = false
         var keyPosition = start
@@ -346,8 +348,8 @@ private struct ObjectDecoder {
             try add(child, to: &total, at: offset)
             if keyMarker >> 4 == 0x5 {
                 let number = keyNumber(of: keyRef, key)
-                needsCheckedInsertion = needsCheckedInsertion || keyLastSeen[number] == dictionaryCount
-                keyLastSeen[number] = dictionaryCount
+                needsCheckedInsertion = needsCheckedInsertion || keyLastSeen[number] == dictionaryNumber
+                keyLastSeen[number] = dictionaryNumber
             } else {
                 needsCheckedInsertion = true
             }

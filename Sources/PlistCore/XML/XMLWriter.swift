@@ -17,7 +17,7 @@ import Foundation
 /// `<integer>n</integer>`, `</dict>` on four lines.
 enum XMLWriter {
     static func write(_ value: Plist, options: PlistWriteOptions) throws(PlistError) -> [UInt8] {
-        var writer = Writer(maxDepth: options.maxDepth, sortsKeys: options.sortsKeys)
+        var writer = Writer(options: options)
         writer.out.reserveCapacity(4096)
         writer.out.append(contentsOf: header.utf8)
         try writer.value(value, depth: 0)
@@ -36,19 +36,23 @@ enum XMLWriter {
 private struct Writer {
     let maxDepth: Int
     let sortsKeys: Bool
+    let maxOutputBytes: Int
     var out: [UInt8] = []
 
-    init(maxDepth: Int, sortsKeys: Bool) {
-        self.maxDepth = maxDepth
-        self.sortsKeys = sortsKeys
+    init(options: PlistWriteOptions) {
+        maxDepth = options.maxDepth
+        sortsKeys = options.sortsKeys
+        maxOutputBytes = options.maxOutputBytes
     }
 
     /// Writes `value` and its closing newline, indented by `depth` tabs (also the number of
     /// containers around it).
     mutating func value(_ value: Plist, depth: Int) throws(PlistError) {
+        try reserve(depth)
         indent(depth)
         switch value {
         case .string(let string):
+            try reserve(string.utf8.count)
             append("<string>")
             appendEscaped(string)
             append("</string>\n")
@@ -67,6 +71,7 @@ private struct Writer {
             XMLDate.append(secondsSinceReference: date.timeIntervalSinceReferenceDate, to: &out)
             append("</date>\n")
         case .data(let data):
+            try reserve(data.count / 3 * 4 + data.count / 9 * (min(depth, 8) + 1))
             append("<data>\n")
             appendBase64(data, depth: depth)
             indent(depth)
@@ -104,11 +109,22 @@ private struct Writer {
     }
 
     private mutating func entry(_ element: (key: String, value: Plist), depth: Int) throws(PlistError) {
+        try reserve(depth + element.key.utf8.count)
         indent(depth)
         append("<key>")
         appendEscaped(element.key)
         append("</key>\n")
         try value(element.value, depth: depth)
+    }
+
+    /// Checks that `count` more bytes stay within `maxOutputBytes`. Every value and key checks
+    /// its indentation and content before it is written, so the output passes the limit by at
+    /// most one value's tags and escapes, and a value that shares storage everywhere (a tree of
+    /// 2^40 leaves in a few bytes) stops at the limit instead of running for days.
+    private func reserve(_ count: Int) throws(PlistError) {
+        guard count <= maxOutputBytes - out.count else {
+            throw PlistError(.outputTooLarge(limit: maxOutputBytes), at: 0)
+        }
     }
 
     private mutating func append(_ text: StaticString) {

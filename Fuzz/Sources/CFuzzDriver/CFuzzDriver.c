@@ -1,0 +1,1 @@
+// The declaration in include/CFuzzDriver.h is all this module provides.

@@ -1,0 +1,11 @@
+#ifndef CFUZZDRIVER_H
+#define CFUZZDRIVER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/// libFuzzer's driver (in the runtime that -sanitize=fuzzer links): parses the libFuzzer
+/// options in argv and runs `callback` on every input.
+int LLVMFuzzerRunDriver(int *argc, char ***argv, int (*callback)(const uint8_t *data, size_t size));
+
+#endif

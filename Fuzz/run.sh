@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# Builds the fuzz targets (libFuzzer + address sanitizer) and runs each for the given number
+# of seconds, one after another, at the lowest CPU priority. Usage: Fuzz/run.sh [seconds] [target...]
+#
+# Each target's corpus grows in .build-fuzz/corpus/<target> (outside git), seeded from the
+# shared corpus files of the formats named on the `// Seeds:` line of its main.swift. A crash,
+# a failed property or a timeout leaves its input in .build-fuzz/artifacts/<target>/ and makes
+# the script fail; copy that input into Fixtures/fuzz/<target>/ once it is fixed. The timeout
+# is 30 s, not less: at nice 19 on a busy machine a 0.1 s input can wait seconds for a CPU.
+set -euo pipefail
+
+seconds=${1:-60}
+shift || true
+fuzz=$(cd "$(dirname "$0")" && pwd)
+root=$(dirname "$fuzz")
+scratch="$root/.build-fuzz"
+corpus_source=${PLIST_CORPUS:-"$root/../shared/corpus"}
+
+if [ $# -gt 0 ]; then
+    targets=("$@")
+else
+    targets=()
+    for dir in "$fuzz"/Sources/Fuzz*/; do
+        [ -f "$dir/main.swift" ] && targets+=("$(basename "$dir")")
+    done
+fi
+
+export SWIFT_BACKTRACE=enable=no  # let libFuzzer and the sanitizer report crashes
+build_start=$(date +%s)
+nice -n 19 swift build -c release --package-path "$fuzz" --scratch-path "$scratch" \
+    -Xswiftc -sanitize=fuzzer,address -Xswiftc -use-ld=lld 2>&1 | grep -v '^\[' || true
+[ "${PIPESTATUS[0]}" -eq 0 ] || exit 1
+echo "build: $(($(date +%s) - build_start)) s"
+
+status=0
+for target in "${targets[@]}"; do
+    corpus="$scratch/corpus/$target"
+    artifacts="$scratch/artifacts/$target"
+    mkdir -p "$corpus" "$artifacts"
+    formats=$(sed -n 's|^// Seeds: *||p' "$fuzz/Sources/$target/main.swift")
+    if [ -f "$corpus_source/MANIFEST.tsv" ]; then
+        for format in $formats; do
+            awk -F'\t' -v format="$format" 'NR > 1 && $2 == format { print $1 }' "$corpus_source/MANIFEST.tsv" |
+                while read -r file; do
+                    cp -n "$corpus_source/$file" "$corpus/seed-$(echo "$file" | tr / _)" 2>/dev/null || true
+                done
+        done
+    fi
+    dictionary=()
+    [ -f "$fuzz/Dictionaries/$target.dict" ] && dictionary=("-dict=$fuzz/Dictionaries/$target.dict")
+    log="$scratch/$target.log"
+    if nice -n 19 "$scratch/release/$target" "$corpus" "${dictionary[@]}" -max_total_time="$seconds" \
+        -max_len=65536 -rss_limit_mb=2048 -timeout=30 -print_final_stats=1 \
+        -artifact_prefix="$artifacts/" >"$log" 2>&1; then
+        result=ok
+    else
+        result="FAILED (see $log and $artifacts)"
+        status=1
+    fi
+    runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
+    coverage=$(grep -Eo 'cov: [0-9]+ ft: [0-9]+' "$log" | tail -1 || true)
+    elapsed=$(sed -n "s/^Done [0-9]* runs in \([0-9]*\) second.*/\1/p" "$log")
+    echo "$target: ${runs:-0} executions in ${elapsed:-?} s, $coverage, corpus $(ls "$corpus" | wc -l) files: $result"
+done
+exit $status
