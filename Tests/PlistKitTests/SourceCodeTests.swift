@@ -68,7 +68,8 @@ import Testing
             expected.append(Self.canonical(value))
         }
         let main = folder.appendingPathComponent("main.swift")
-        try Data((Self.dumper + (0..<Self.files.count).map { "print(canonical(value\($0)))\n" }.joined()).utf8).write(to: main)
+        try Data((Self.dumper + (0..<Self.files.count).map { "print(canonical(value\($0)))\n" }.joined()).utf8).write(
+            to: main)
         let program = folder.appendingPathComponent("program")
         _ = try ExternalTool.run(
             ExternalTool.find("swiftc"), ["-Onone", "-module-name", "Values", "-o", program.path, main.path] + sources,
