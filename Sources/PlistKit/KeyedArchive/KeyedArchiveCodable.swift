@@ -86,18 +86,27 @@ final class EncodedBox {
         switch content {
         case .object(let uid):
             return uid
-        case .empty, .keyed:
-            guard case .keyed(let entries) = content else {
-                return try [String: String]().archiveObject(in: .init(writer: writer))
-            }
-            return try writer.valueObject(classChain: ["NSDictionary", "NSObject"]) { coder in
-                coder.fields["NS.keys"] = .array(entries.keys.map { .uid(writer.string($0)) })
-                coder.fields["NS.objects"] = .array(try entries.values.map { .uid(try $0.archive(in: writer)) })
-            }
+        case .empty:
+            return try Self.dictionary([:], in: writer)
+        case .keyed(let entries):
+            return try Self.dictionary(entries, in: writer)
         case .unkeyed(let elements):
             return try writer.valueObject(classChain: ["NSArray", "NSObject"]) { coder in
                 coder.fields["NS.objects"] = .array(try elements.map { .uid(try $0.archive(in: writer)) })
             }
+        }
+    }
+}
+
+extension EncodedBox {
+    /// Stores an `NSDictionary` of `entries` (a Codable value that encoded nothing is an empty one).
+    fileprivate static func dictionary(_ entries: OrderedDictionary<String, EncodedBox>, in writer: ArchiveWriter)
+        throws
+        -> UInt64
+    {
+        try writer.valueObject(classChain: ["NSDictionary", "NSObject"]) { coder in
+            coder.fields["NS.keys"] = .array(entries.keys.map { .uid(writer.string($0)) })
+            coder.fields["NS.objects"] = .array(try entries.values.map { .uid(try $0.archive(in: writer)) })
         }
     }
 }
