@@ -68,6 +68,46 @@ final class CorpusFoo: PlistArchivable {
         #expect(error.description == "key \"root\": reference to object #10, but $objects holds only 3 objects")
     }
 
+    /// Each object of each valid archive replaced in turn by hostile values: reading gives a
+    /// result or a `KeyedArchiveError`, never a crash or a hang.
+    @Test(arguments: archives.filter { invalid[$0.file] == nil })
+    func hostileObjectsGiveErrorsNotCrashes(entry: Corpus.Entry) throws {
+        let plist = try Plist(bytes: try Paths.bytes(entry.url))
+        let objects = try #require(plist["$objects"]?.array)
+        for index in objects.indices.dropFirst() {
+            let own = Plist.uid(UInt64(index))
+            let hostile: [Plist] = [
+                own, .uid(UInt64.max), ["$class": own], ["$class": .uid(0)], ["$class": 7],
+                ["$class": .uid(1), "NS.objects": [own, .uid(999)], "NS.keys": [own]],
+                ["$classname": "NSArray", "$classes": ["NSArray"], "NS.objects": [own]],
+                ["$class": own, "$classname": "NSDictionary", "NS.keys": [own], "NS.objects": [own]],
+            ]
+            for value in hostile {
+                var mutated = objects
+                mutated[index] = value
+                var archive = plist
+                archive["$objects"] = .array(mutated)
+                _ = try? KeyedArchive.resolve(archive)
+                let unarchiver = try KeyedUnarchiver(plist: archive)
+                unarchiver.register(CorpusFoo.self, forClassName: "crap.Foo")
+                for key in plist["$top"]?.dictionary?.keys ?? [] {
+                    #expect(throwsOnlyArchiveErrors { _ = try unarchiver.decodeRoot(Plist.self, forKey: key) })
+                    #expect(
+                        throwsOnlyArchiveErrors { _ = try unarchiver.decodeRoot(of: [CorpusFoo.self], forKey: key) })
+                }
+            }
+        }
+    }
+
+    private func throwsOnlyArchiveErrors(_ body: () throws -> Void) -> Bool {
+        do {
+            try body()
+            return true
+        } catch {
+            return error is KeyedArchiveError
+        }
+    }
+
     @Test func resolvedTreesShowWhatTheArchivesHold() throws {
         #expect(
             try resolved("bpylist2__simple_archive.plist")

@@ -147,6 +147,17 @@ final class Leaf: PlistArchivable {
         }
     }
 
+    @Test func dictionariesWhoseKeysCouldClashKeepTheirKeysAndObjects() throws {
+        let archive = try KeyedArchiver().archive(["$class": 1, "ok": 2] as Plist)
+        #expect(
+            try KeyedArchive.resolve(archive)["root"]
+                == ["$class": "NSDictionary", "NS.keys": ["$class", "ok"], "NS.objects": [1, 2]])
+        let numbers = try KeyedArchiver().archive([1: "one"])
+        #expect(
+            try KeyedArchive.resolve(numbers)["root"]
+                == ["$class": "NSDictionary", "NS.keys": [1], "NS.objects": ["one"]])
+    }
+
     @Test func onlyTheAllowedClassesDecode() throws {
         let archive = try KeyedArchiver().archive(family())
         let unarchiver = try KeyedUnarchiver(plist: archive)
@@ -157,6 +168,9 @@ final class Leaf: PlistArchivable {
             throws: KeyedArchiveError(.classNotAllowed("Node", allowed: ["NSString", "NSMutableString"]), object: 1)
         ) {
             try unarchiver.decodeRoot(String.self)
+        }
+        #expect(throws: KeyedArchiveError(.classNotAllowed("Node", allowed: []), object: 1)) {
+            try unarchiver.decodeRoot(of: [])
         }
         let root = try #require(try unarchiver.decodeRoot(of: [Leaf.self, Node.self]) as? Node)
         checkFamily(root)

@@ -128,7 +128,10 @@ final class ArchiveWriter {
         retained.append(instance)
         let coder = KeyedArchiveEncoder(writer: self)
         try nested { try instance.encode(with: coder) }
-        finish(uid, classChain: type(of: instance).archiveClassChain, fields: coder.fields)
+        let type = type(of: instance)
+        var chain = type.archiveClassChain
+        if chain.first != type.archiveClassName { chain.insert(type.archiveClassName, at: 0) }
+        finish(uid, classChain: chain, fields: coder.fields)
         return uid
     }
 
@@ -147,6 +150,7 @@ final class ArchiveWriter {
         objects[Int(uid)] = .dictionary(object)
     }
 
+    /// The index of the `$classname`/`$classes` entry of `chain` (which is never empty).
     private func classReference(_ chain: [String]) -> UInt64 {
         if let uid = classes[chain[0]] { return uid }
         let uid = append(["$classes": .array(chain.map(Plist.string)), "$classname": .string(chain[0])])

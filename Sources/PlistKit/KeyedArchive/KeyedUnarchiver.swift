@@ -293,7 +293,8 @@ final class ArchiveReader {
         }
         guard let described = try classChain(uid) else {
             throw KeyedArchiveError(
-                .typeMismatch(expected: "an instance of \(allowed[0].archiveClassName)"), object: uid)
+                .typeMismatch(expected: "an instance of \(allowed.first?.archiveClassName ?? "an allowed class")"),
+                object: uid)
         }
         var matched: (any PlistArchivable.Type)?
         for name in described.chain where matched == nil {

@@ -23,8 +23,8 @@ public protocol PlistArchivable: AnyObject, KeyedArchivable {
     /// The class name written as `$classname` (for example `"MyApp.Note"`, or `"Note"` to match a
     /// Foundation class declared with `@objc(Note)`).
     static var archiveClassName: String { get }
-    /// The class and its superclasses, written as `$classes`; the default is
-    /// `[archiveClassName, "NSObject"]`.
+    /// The class and its superclasses, written as `$classes` (with `archiveClassName` put first
+    /// if missing); the default is `[archiveClassName, "NSObject"]`.
     static var archiveClassChain: [String] { get }
     /// An instance whose fields `decode(from:)` then sets.
     init()
