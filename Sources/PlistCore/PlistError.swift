@@ -82,8 +82,6 @@ public struct PlistError: Error, Hashable, Sendable, CustomStringConvertible {
         case unexpectedType(keyPath: String, expected: String, found: String)
         /// Text that breaks the grammar of its format (`detail` says how).
         case syntax(String)
-        /// A property list that is not a valid `NSKeyedArchiver` archive (`reason` says why).
-        case invalidArchive(String)
         /// A value the output format cannot hold (`format` names it).
         case unrepresentable(keyPath: String, type: String, format: String)
     }
@@ -107,7 +105,7 @@ public struct PlistError: Error, Hashable, Sendable, CustomStringConvertible {
         if let position { return "\(position.line):\(position.column): \(kind.message)" }
         switch kind {
         case .emptyInput, .unknownFormat, .io, .noValueAtKeyPath, .valueExistsAtKeyPath,
-            .notAContainer, .unexpectedType, .unrepresentable, .invalidArchive, .outputTooLarge:
+            .notAContainer, .unexpectedType, .unrepresentable, .outputTooLarge:
             return kind.message
         default: return "byte \(byteOffset): \(kind.message)"
         }
@@ -196,8 +194,6 @@ extension PlistError.Kind {
                 : "the value at key path \"\(keyPath)\" is a \(type), not a dictionary or array"
         case .syntax(let detail):
             detail
-        case .invalidArchive(let reason):
-            "not a valid keyed archive: \(reason)"
         case .unrepresentable(let keyPath, let type, let format):
             (keyPath.isEmpty ? "the top-level value" : "the value at key path \"\(keyPath)\"")
                 + " is \(article(type)) \(type), which \(format) cannot hold"

@@ -7,10 +7,11 @@ struct ArchivePrint: ParsableCommand {
         commandName: "archive-print",
         abstract: "Print NSKeyedArchiver archives as resolved object trees.",
         discussion: """
-            Objects are inlined: Foundation's value classes as plain values, other objects as \
-            dictionaries starting with "$class". An object referenced more than once is printed \
-            once as {"$id" => N, "$value" => ...} and then as {"$ref" => N}, cycles included. \
-            `plistconv convert --resolve-archive` writes the same tree in any format.
+            Objects are inlined: strings, dates and data as plain values, other objects as \
+            dictionaries with their "$class". Each object appears once, where it is first reached \
+            (with "$id" => "#n" when it is referenced again); later references, cycles included, \
+            print as {"$ref" => "#n"}. `plistconv convert --resolve-archive` writes the same tree \
+            in any format.
             """
     )
 
@@ -20,11 +21,15 @@ struct ArchivePrint: ParsableCommand {
     func run() throws {
         var failed = false
         for file in files {
-            do throws(PlistError) {
-                let resolved = try KeyedArchive.resolve(try Terminal.read(file).value)
-                try Terminal.writeOutput(HumanReadable.text(of: resolved))
+            do {
+                let document = try Terminal.reporting(file, isOutput: false) { () throws(PlistError) in
+                    try Terminal.read(file)
+                }
+                let resolved = try Terminal.resolvingArchive(document.value, file: file)
+                try Terminal.reporting("-", isOutput: true) { () throws(PlistError) in
+                    try Terminal.writeOutput(HumanReadable.text(of: resolved))
+                }
             } catch {
-                Terminal.report(error, file: Terminal.displayName(file, isOutput: false))
                 failed = true
             }
         }

@@ -109,10 +109,17 @@ struct Convert: ParsableCommand {
         var document: Document
         do throws(PlistError) {
             document = try Terminal.read(input)
-            if resolveArchive { document.value = try KeyedArchive.resolve(document.value) }
         } catch {
             progress.report(error, file: Terminal.displayName(input, isOutput: false))
             return false
+        }
+        if resolveArchive {
+            do {
+                document.value = try KeyedArchive.resolve(document.value)
+            } catch {
+                progress.report(error, file: Terminal.displayName(input, isOutput: false))
+                return false
+            }
         }
         do throws(PlistError) {
             let format = format ?? (document.format == .binary ? .xml : .binary)
@@ -156,7 +163,7 @@ private final class Progress: Sendable {
         }
     }
 
-    func report(_ error: PlistError, file: String) {
+    func report(_ error: some Error & CustomStringConvertible, file: String) {
         done.withLock { _ in
             if shown { Terminal.writeError("\r\u{1B}[K") }
             Terminal.report(error, file: file)

@@ -49,7 +49,7 @@ enum Terminal {
     }
 
     /// Prints `plistconv: NAME: message` on standard error.
-    static func report(_ error: PlistError, file name: String) {
+    static func report(_ error: some Error & CustomStringConvertible, file name: String) {
         writeError("plistconv: \(name): \(error)\n")
     }
 
@@ -78,5 +78,18 @@ extension Terminal {
         let name = path[nameStart...]
         let stem = name.lastIndex(of: ".").flatMap { $0 == name.startIndex ? nil : $0 } ?? path.endIndex
         return String(path[..<stem]) + "." + ext
+    }
+}
+
+extension Terminal {
+    /// The keyed archive `plist` with its objects resolved (`KeyedArchive.resolve`); if it is not
+    /// a valid keyed archive, reports why against `file` and exits with status 1.
+    static func resolvingArchive(_ plist: Plist, file: String) throws -> Plist {
+        do {
+            return try KeyedArchive.resolve(plist)
+        } catch {
+            report(error, file: displayName(file, isOutput: false))
+            throw ExitCode.failure
+        }
     }
 }
