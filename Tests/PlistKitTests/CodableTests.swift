@@ -165,9 +165,8 @@ let samplePerson = Person(
     private struct Wrapper: Codable { var items: [Small] }
 
     @Test func integersMustFit() throws {
-        let bytes = try Plist.dictionary(["items": [["value": 1], ["value": 300]]]).binaryBytes()
         let error = try #require(throws: DecodingError.self) {
-            try PlistDecoder().decode(Wrapper.self, from: Data(bytes))
+            try PlistDecoder().decode(Wrapper.self, from: Plist.dictionary(["items": [["value": 1], ["value": 300]]]))
         }
         guard case .dataCorrupted(let context) = error else {
             Issue.record("expected dataCorrupted, got \(error)")

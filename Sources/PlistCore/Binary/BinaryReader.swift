@@ -21,7 +21,7 @@ enum BinaryReader {
     }
 }
 
-private struct Decoded {
+struct Decoded {
     var value: Plist
     /// How many values this one stands for when expanded (itself and everything inside it).
     var weight = 1
@@ -31,7 +31,7 @@ private struct Decoded {
     var contentBytes = 0
 }
 
-private struct ObjectDecoder {
+struct ObjectDecoder {
     let trailer: BinaryTrailer
     let maxDepth: Int
     let maxObjects: Int
@@ -194,7 +194,7 @@ private struct ObjectDecoder {
 
     /// The count in `marker` (or in the integer object after it) and where the contents start,
     /// after checking that `count` items of `unit` bytes fit in the object area.
-    private func length(
+    func length(
         _ bytes: Span<UInt8>, _ marker: UInt8, at offset: Int, unit: Int
     ) throws(PlistError) -> (count: Int, start: Int) {
         var count = UInt64(marker & 0x0F)
@@ -235,7 +235,7 @@ private struct ObjectDecoder {
     }
 
     /// Reads the object reference at `position` and checks it names an existing object.
-    private func reference(_ bytes: Span<UInt8>, at position: Int) throws(PlistError) -> Int {
+    func reference(_ bytes: Span<UInt8>, at position: Int) throws(PlistError) -> Int {
         let ref = readUInt(bytes, at: position, width: trailer.referenceSize)
         guard ref < UInt64(trailer.objectCount) else {
             throw PlistError(.referenceOutOfRange(ref, objectCount: trailer.objectCount), at: position)

@@ -67,16 +67,41 @@ public final class PlistDecoder {
     /// Decodes a `T` from a property list in any supported format, and reports the format.
     /// - Throws: `DecodingError`, as `decode(_:from:)`.
     public func decode<T: Decodable>(_ type: T.Type, from data: Data, format: inout PlistFormat) throws -> T {
+        let bytes = [UInt8](data)
+        if bytes.starts(with: "bplist".utf8) {
+            format = .binary
+            return try decode(type, fromBinary: bytes)
+        }
         let value: Plist
         do {
-            (value, format) = try Plist.read(bytes: data.span, options: readOptions)
+            (value, format) = try Plist.read(bytes: bytes.span, options: readOptions)
         } catch {
-            throw DecodingError.dataCorrupted(
-                .init(
-                    codingPath: [], debugDescription: "The data is not a valid property list: \(error)",
-                    underlyingError: error))
+            throw Self.notAPropertyList(error)
         }
         return try decode(type, from: value)
+    }
+
+    /// Binary files are decoded as the `Decodable` types ask for their values, without building
+    /// the `Plist` tree first. The reader's checks and limits apply to every object read;
+    /// objects no type asks for are not read.
+    private func decode<T: Decodable>(_ type: T.Type, fromBinary bytes: [UInt8]) throws -> T {
+        let objects: BinaryObjects
+        do {
+            objects = try BinaryObjects(bytes, options: readOptions)
+        } catch {
+            throw Self.notAPropertyList(error)
+        }
+        let top = DecodingNode.object(objects.top)
+        // `unbox` decodes the top value with a decoder one level inside this one: depth 0.
+        return try PlistValueDecoder(node: top, path: .root, options: options, objects: objects, depth: -1)
+            .unbox(top, as: type, path: .root)
+    }
+
+    private static func notAPropertyList(_ error: PlistError) -> DecodingError {
+        DecodingError.dataCorrupted(
+            .init(
+                codingPath: [], debugDescription: "The data is not a valid property list: \(error)",
+                underlyingError: error))
     }
 
     /// Decodes a `T` from the bytes of a property list in any supported format.
@@ -88,8 +113,8 @@ public final class PlistDecoder {
     /// Decodes a `T` from a property-list value.
     /// - Throws: `DecodingError` for a value that does not fit, with its coding path.
     public func decode<T: Decodable>(_ type: T.Type, from value: Plist) throws -> T {
-        let decoder = PlistValueDecoder(value: value, path: .root, options: options)
-        return try decoder.unbox(value, as: type, path: .root)
+        let decoder = PlistValueDecoder(node: .value(value), path: .root, options: options, objects: nil)
+        return try decoder.unbox(.value(value), as: type, path: .root)
     }
 
     var options: PlistValueDecoder.Options {

@@ -60,7 +60,13 @@ struct PlistCodingKey: CodingKey, Sendable {
     static let superKey = PlistCodingKey(stringValue: "super")
 }
 
-/// The `Decoder` for one value of the tree.
+/// A value being decoded: in a `Plist` tree, or an object of a binary file read as it is needed.
+enum DecodingNode {
+    case value(Plist)
+    case object(Int)
+}
+
+/// The `Decoder` for one value.
 final class PlistValueDecoder: Decoder {
     struct Options {
         var userInfo: [CodingUserInfoKey: any Sendable]
@@ -68,29 +74,66 @@ final class PlistValueDecoder: Decoder {
         var dates: PlistDecoder.DateDecodingStrategy
     }
 
-    let value: Plist
+    let node: DecodingNode
     let path: CodingPathNode
     let options: Options
+    /// The binary file `.object` nodes are in.
+    let objects: BinaryObjects?
+    /// How many containers this value is inside.
+    let depth: Int
 
-    init(value: Plist, path: CodingPathNode, options: Options) {
-        self.value = value
+    init(node: DecodingNode, path: CodingPathNode, options: Options, objects: BinaryObjects?, depth: Int = 0) {
+        self.node = node
         self.path = path
         self.options = options
+        self.objects = objects
+        self.depth = depth
     }
 
     var codingPath: [any CodingKey] { path.array }
     var userInfo: [CodingUserInfoKey: Any] { options.userInfo }
 
+    /// The decoder for a value inside this one.
+    func child(_ node: DecodingNode, path: CodingPathNode) -> PlistValueDecoder {
+        PlistValueDecoder(node: node, path: path, options: options, objects: objects, depth: depth + 1)
+    }
+
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
-        guard case .dictionary(let entries) = value else {
-            throw mismatch([String: Any].self, value, path)
+        switch node {
+        case .value(.dictionary(let entries)):
+            if case .useDefaultKeys = options.keys {
+                return KeyedDecodingContainer(KeyedContainer<Key, _>(decoder: self, entries: TreeEntries(entries)))
+            }
+            return KeyedDecodingContainer(
+                KeyedContainer<Key, _>(
+                    decoder: self, entries: convertedKeys(entries.keys.elements, entries.values.map { .value($0) })))
+        case .object(let ref) where objects!.kind(of: ref) == .dictionary:
+            let objects = objects!
+            let (keys, values) = try readingFile { () throws(PlistError) in try objects.entries(of: ref, depth: depth) }
+            let entries = BinaryEntries(objects: objects, keys: keys, values: values)
+            if case .useDefaultKeys = options.keys {
+                return KeyedDecodingContainer(KeyedContainer<Key, _>(decoder: self, entries: entries))
+            }
+            return KeyedDecodingContainer(
+                KeyedContainer<Key, _>(
+                    decoder: self,
+                    entries: convertedKeys(keys.map(objects.keyText), values.map { .object($0) })))
+        default:
+            throw mismatch([String: Any].self, node, path)
         }
-        return KeyedDecodingContainer(KeyedContainer<Key>(decoder: self, entries: convertedKeys(entries)))
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
-        guard case .array(let elements) = value else { throw mismatch([Any].self, value, path) }
-        return UnkeyedContainer(decoder: self, elements: elements)
+        switch node {
+        case .value(.array(let elements)):
+            return UnkeyedContainer(decoder: self, elements: TreeElements(elements: elements))
+        case .object(let ref) where objects!.kind(of: ref) == .array:
+            let objects = objects!
+            let elements = try readingFile { () throws(PlistError) in try objects.elements(of: ref, depth: depth) }
+            return UnkeyedContainer(decoder: self, elements: BinaryElements(refs: elements))
+        default:
+            throw mismatch([Any].self, node, path)
+        }
     }
 
     func singleValueContainer() throws -> any SingleValueDecodingContainer {
@@ -98,54 +141,88 @@ final class PlistValueDecoder: Decoder {
     }
 
     /// The entries with their keys as the key strategy makes them.
-    private func convertedKeys(_ entries: OrderedDictionary<String, Plist>) -> OrderedDictionary<String, Plist> {
-        switch options.keys {
-        case .useDefaultKeys:
-            return entries
-        case .convertFromSnakeCase:
-            var converted = OrderedDictionary<String, Plist>(minimumCapacity: entries.count)
-            for (key, value) in entries where converted[KeyCase.camelCase(fromSnakeCase: key)] == nil {
-                converted[KeyCase.camelCase(fromSnakeCase: key)] = value
+    private func convertedKeys(_ keys: [String], _ values: [DecodingNode]) -> ConvertedEntries {
+        var converted = OrderedDictionary<String, DecodingNode>(minimumCapacity: keys.count)
+        for (key, value) in zip(keys, values) {
+            let made: String
+            switch options.keys {
+            case .useDefaultKeys: made = key
+            case .convertFromSnakeCase: made = KeyCase.camelCase(fromSnakeCase: key)
+            case .custom(let convert): made = convert(codingPath + [PlistCodingKey(stringValue: key)]).stringValue
             }
-            return converted
-        case .custom(let convert):
-            let parent = codingPath
-            var converted = OrderedDictionary<String, Plist>(minimumCapacity: entries.count)
-            for (key, value) in entries {
-                let made = convert(parent + [PlistCodingKey(stringValue: key)]).stringValue
-                if converted[made] == nil { converted[made] = value }
-            }
-            return converted
+            if converted[made] == nil { converted[made] = value }
+        }
+        return ConvertedEntries(entries: converted)
+    }
+
+    /// Runs `read` on the binary file, turning its errors into `DecodingError`s at this value.
+    func readingFile<T>(_ read: () throws(PlistError) -> T) throws -> T {
+        do {
+            return try read()
+        } catch {
+            throw DecodingError.dataCorrupted(
+                .init(
+                    codingPath: path.array, debugDescription: "The data is not a valid property list: \(error)",
+                    underlyingError: error))
         }
     }
 
     // MARK: Unboxing
 
-    func unbox<T: Decodable>(_ value: Plist, as type: T.Type, path: @autoclosure () -> CodingPathNode) throws -> T {
-        if T.self == Date.self { return try unboxDate(value, path: path()) as! T }
+    /// The scalar at `node`; a container in a binary file is a type mismatch.
+    private func scalar(_ node: DecodingNode, as type: Any.Type, path: @autoclosure () -> CodingPathNode) throws
+        -> Plist
+    {
+        switch node {
+        case .value(let value):
+            return value
+        case .object(let ref):
+            let scalar: Plist?
+            do {
+                scalar = try objects!.scalar(ref)
+            } catch {
+                throw DecodingError.dataCorrupted(
+                    .init(
+                        codingPath: path().array, debugDescription: "The data is not a valid property list: \(error)",
+                        underlyingError: error))
+            }
+            guard let scalar else { throw mismatch(type, node, path()) }
+            return scalar
+        }
+    }
+
+    func unbox<T: Decodable>(_ node: DecodingNode, as type: T.Type, path: @autoclosure () -> CodingPathNode) throws -> T
+    {
+        if T.self == Date.self { return try unboxDate(node, path: path()) as! T }
         if T.self == Data.self {
-            guard case .data(let data) = value else { throw mismatch(Data.self, value, path()) }
+            guard case .data(let data) = try scalar(node, as: type, path: path()) else {
+                throw mismatch(Data.self, node, path())
+            }
             return data as! T
         }
-        if T.self == URL.self, case .string(let string) = value {
+        if T.self == URL.self, case .string(let string) = try? scalar(node, as: type, path: path()) {
             // Foundation writes a URL as `{relative, base}` (URL's own Codable); its absolute
             // string (what JSON coders write) is read too.
             guard let url = URL(string: string) else {
                 throw DecodingError.dataCorrupted(
-                    .init(codingPath: path().array, debugDescription: "Invalid URL string \(string.debugDescription)."))
+                    .init(
+                        codingPath: path().array,
+                        debugDescription: "Invalid URL string \(string.debugDescription)\(location(node))."))
             }
             return url as! T
         }
-        return try T(from: PlistValueDecoder(value: value, path: path(), options: options))
+        return try T(from: child(node, path: path()))
     }
 
-    func unboxString(_ value: Plist, path: @autoclosure () -> CodingPathNode) throws -> String {
-        guard case .string(let string) = value else { throw mismatch(String.self, value, path()) }
+    func unboxString(_ node: DecodingNode, path: @autoclosure () -> CodingPathNode) throws -> String {
+        guard case .string(let string) = try scalar(node, as: String.self, path: path()) else {
+            throw mismatch(String.self, node, path())
+        }
         return string
     }
 
-    func unboxBool(_ value: Plist, path: @autoclosure () -> CodingPathNode) throws -> Bool {
-        switch value {
+    func unboxBool(_ node: DecodingNode, path: @autoclosure () -> CodingPathNode) throws -> Bool {
+        switch try scalar(node, as: Bool.self, path: path()) {
         case .bool(let bool): return bool
         case .string(let text):
             switch text.lowercased() {
@@ -155,12 +232,13 @@ final class PlistValueDecoder: Decoder {
             }
         default: break
         }
-        throw mismatch(Bool.self, value, path())
+        throw mismatch(Bool.self, node, path())
     }
 
-    func unboxInteger<I: FixedWidthInteger>(_ value: Plist, as type: I.Type, path: @autoclosure () -> CodingPathNode)
-        throws -> I
-    {
+    @inline(__always) func unboxInteger<I: FixedWidthInteger>(
+        _ node: DecodingNode, as type: I.Type, path: @autoclosure () -> CodingPathNode
+    ) throws -> I {
+        let value = try scalar(node, as: type, path: path())
         let fitted: I?
         switch value {
         case .integer(let integer):
@@ -168,43 +246,45 @@ final class PlistValueDecoder: Decoder {
         case .real(let real):
             fitted = I(exactly: real)
         case .string(let text):
-            guard let parsed = I(text) else { throw mismatch(type, value, path()) }
+            guard let parsed = I(text) else { throw mismatch(type, node, path()) }
             fitted = parsed
         default:
-            throw mismatch(type, value, path())
+            throw mismatch(type, node, path())
         }
         guard let fitted else {
             throw DecodingError.dataCorrupted(
                 .init(
                     codingPath: path().array,
-                    debugDescription: "Parsed property list number <\(value)> does not fit in \(type)."))
+                    debugDescription: "Parsed property list number <\(value)> does not fit in \(type)\(location(node))."
+                ))
         }
         return fitted
     }
 
-    func unboxDouble(_ value: Plist, path: @autoclosure () -> CodingPathNode) throws -> Double {
-        switch value {
+    func unboxDouble(_ node: DecodingNode, path: @autoclosure () -> CodingPathNode) throws -> Double {
+        switch try scalar(node, as: Double.self, path: path()) {
         case .real(let real): return real
         case .integer(let integer): return integer.int64.map(Double.init) ?? Double(integer.uint64!)
         case .string(let text):
             if let real = Double(text) { return real }
         default: break
         }
-        throw mismatch(Double.self, value, path())
+        throw mismatch(Double.self, node, path())
     }
 
-    func unboxFloat(_ value: Plist, path: @autoclosure () -> CodingPathNode) throws -> Float {
-        let real = try unboxDouble(value, path: path())
+    func unboxFloat(_ node: DecodingNode, path: @autoclosure () -> CodingPathNode) throws -> Float {
+        let real = try unboxDouble(node, path: path())
         guard !real.isFinite || abs(real) <= Double(Float.greatestFiniteMagnitude) else {
             throw DecodingError.dataCorrupted(
                 .init(
                     codingPath: path().array,
-                    debugDescription: "Parsed property list number <\(real)> does not fit in Float."))
+                    debugDescription: "Parsed property list number <\(real)> does not fit in Float\(location(node))."))
         }
         return Float(real)
     }
 
-    func unboxDate(_ value: Plist, path: CodingPathNode) throws -> Date {
+    func unboxDate(_ node: DecodingNode, path: CodingPathNode) throws -> Date {
+        let value = try scalar(node, as: Date.self, path: path)
         if case .date(let date) = value { return date }
         switch options.dates {
         case .deferredToDate:
@@ -214,52 +294,166 @@ final class PlistValueDecoder: Decoder {
                 return Date(timeIntervalSinceReferenceDate: seconds)
             }
         case .secondsSince1970:
-            if let seconds = try? unboxDouble(value, path: path) { return Date(timeIntervalSince1970: seconds) }
+            if let seconds = try? unboxDouble(node, path: path) { return Date(timeIntervalSince1970: seconds) }
         case .secondsSinceReferenceDate:
-            if let seconds = try? unboxDouble(value, path: path) {
+            if let seconds = try? unboxDouble(node, path: path) {
                 return Date(timeIntervalSinceReferenceDate: seconds)
             }
         case .custom(let decode):
-            return try decode(PlistValueDecoder(value: value, path: path, options: options))
+            return try decode(child(node, path: path))
         }
-        throw mismatch(Date.self, value, path)
+        throw mismatch(Date.self, node, path)
     }
 
-    func isNil(_ value: Plist) -> Bool {
-        if case .string(let text) = value { text == "$null" } else { false }
+    func isNil(_ node: DecodingNode) -> Bool {
+        switch node {
+        case .value(.string(let text)): text == "$null"
+        case .value: false
+        case .object(let ref): objects!.isNull(ref)
+        }
+    }
+
+    /// Where `node` is in the input, for error messages: `, at byte N` for an object of a
+    /// binary file; empty for a tree value, which keeps no positions.
+    func location(_ node: DecodingNode) -> String {
+        guard case .object(let ref) = node, let objects else { return "" }
+        return ", at byte \(objects.offset(of: ref))"
+    }
+
+    /// The error for a value of another type than the one asked for.
+    func mismatch(_ type: Any.Type, _ node: DecodingNode, _ path: CodingPathNode) -> DecodingError {
+        let found: String
+        switch node {
+        case .value(let value):
+            found = Self.describe(value)
+        case .object(let ref):
+            switch objects!.kind(of: ref) {
+            case .array: found = "an array"
+            case .dictionary: found = "a dictionary"
+            case .scalar: found = (try? objects!.scalar(ref))?.map(Self.describe) ?? "an unreadable value"
+            }
+        }
+        return DecodingError.typeMismatch(
+            type,
+            .init(
+                codingPath: path.array,
+                debugDescription: "Expected to decode \(type) but found \(found) instead\(location(node))."))
+    }
+
+    private static func describe(_ value: Plist) -> String {
+        if case .string(let text) = value, text == "$null" { return "a null value" }
+        let article = value.typeName == "integer" || value.typeName == "array" ? "an" : "a"
+        return "\(article) \(value.typeName) (\(String(String(describing: value).prefix(60))))"
     }
 }
 
-/// The error for a value of another type than the one asked for.
-func mismatch(_ type: Any.Type, _ value: Plist, _ path: CodingPathNode) -> DecodingError {
-    let found: String
-    switch value {
-    case .string(let text) where text == "$null": found = "a null value"
-    default:
-        found =
-            "\(value.typeName == "integer" || value.typeName == "array" ? "an" : "a") \(value.typeName) (\(String(String(describing: value).prefix(60))))"
-    }
-    return DecodingError.typeMismatch(
-        type, .init(codingPath: path.array, debugDescription: "Expected to decode \(type) but found \(found) instead."))
+/// A dictionary as a keyed container sees it.
+protocol DecodingEntries {
+    var count: Int { get }
+    func key(at index: Int) -> String
+    func node(at index: Int) -> DecodingNode
+    /// The index of `key`, found by hashing.
+    func index(of key: String) -> Int?
 }
 
-private struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
-    let decoder: PlistValueDecoder
+struct TreeEntries: DecodingEntries {
     let entries: OrderedDictionary<String, Plist>
+    init(_ entries: OrderedDictionary<String, Plist>) { self.entries = entries }
+    var count: Int { entries.count }
+    func key(at index: Int) -> String { entries.keys[index] }
+    func node(at index: Int) -> DecodingNode { .value(entries.values[index]) }
+    func index(of key: String) -> Int? { entries.index(forKey: key) }
+}
+
+struct ConvertedEntries: DecodingEntries {
+    let entries: OrderedDictionary<String, DecodingNode>
+    var count: Int { entries.count }
+    func key(at index: Int) -> String { entries.keys[index] }
+    func node(at index: Int) -> DecodingNode { entries.values[index] }
+    func index(of key: String) -> Int? { entries.index(forKey: key) }
+}
+
+struct BinaryEntries: DecodingEntries {
+    let objects: BinaryObjects
+    let keys: [Int32]
+    let values: [Int]
+    var count: Int { keys.count }
+    func key(at index: Int) -> String { objects.keyText(keys[index]) }
+    func node(at index: Int) -> DecodingNode { .object(values[index]) }
+    func index(of key: String) -> Int? {
+        guard let number = objects.keyNumber(of: key) else { return nil }
+        return keys.firstIndex(of: number)
+    }
+}
+
+/// An array as an unkeyed container sees it.
+protocol DecodingElements {
+    var count: Int { get }
+    func node(at index: Int) -> DecodingNode
+}
+
+struct TreeElements: DecodingElements {
+    let elements: [Plist]
+    var count: Int { elements.count }
+    func node(at index: Int) -> DecodingNode { .value(elements[index]) }
+}
+
+struct BinaryElements: DecodingElements {
+    let refs: [Int]
+    var count: Int { refs.count }
+    func node(at index: Int) -> DecodingNode { .object(refs[index]) }
+}
+
+/// A class, so that the box `KeyedDecodingContainer` keeps it in is copied with one retain
+/// for every value decoded, and so that it can remember where it found the last key.
+private final class KeyedContainer<Key: CodingKey, Entries: DecodingEntries>: KeyedDecodingContainerProtocol {
+    let decoder: PlistValueDecoder
+    let entries: Entries
+    /// The entry after the last one found.
+    private var nextEntry = 0
+
+    init(decoder: PlistValueDecoder, entries: Entries) {
+        self.decoder = decoder
+        self.entries = entries
+    }
 
     var codingPath: [any CodingKey] { decoder.codingPath }
-    var allKeys: [Key] { entries.keys.compactMap { Key(stringValue: $0) } }
+    var allKeys: [Key] { (0..<entries.count).compactMap { Key(stringValue: entries.key(at: $0)) } }
 
-    func contains(_ key: Key) -> Bool { entries[key.stringValue] != nil }
+    func contains(_ key: Key) -> Bool { entries.index(of: key.stringValue) != nil }
 
-    private func value(_ key: Key) throws -> Plist {
-        guard let value = entries[key.stringValue] else {
+    /// The value for `key`, if there is one. The entry after the last one found is tried before
+    /// hashing: the compiler's `init(from:)` asks for keys in declaration order, and files
+    /// written from the same type hold them in that order.
+    private func lookup(_ key: Key) -> DecodingNode? { lookup(key.stringValue) }
+
+    private func lookup(_ name: String) -> DecodingNode? {
+        let next = nextEntry
+        if next < entries.count, entries.key(at: next) == name {
+            nextEntry = next + 1
+            return entries.node(at: next)
+        }
+        guard let index = entries.index(of: name) else { return nil }
+        nextEntry = index + 1
+        return entries.node(at: index)
+    }
+
+    private func value(_ key: Key) throws -> DecodingNode {
+        guard let value = lookup(key) else {
             throw DecodingError.keyNotFound(
                 key,
                 .init(
                     codingPath: codingPath,
-                    debugDescription: "No value associated with key \(key.stringValue.debugDescription)."))
+                    debugDescription:
+                        "No value associated with key \(key.stringValue.debugDescription)\(decoder.location(decoder.node))."
+                ))
         }
+        return value
+    }
+
+    /// The value for `key` unless it is missing or null.
+    private func present(_ key: Key) -> DecodingNode? {
+        guard let value = lookup(key), !decoder.isNil(value) else { return nil }
         return value
     }
 
@@ -312,39 +506,70 @@ private struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         try decoder.unbox(value(key), as: type, path: path(key))
     }
 
+    // The standard library's `decodeIfPresent` looks the key up three times; these look once.
+    func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? {
+        guard let value = present(key) else { return nil }
+        return try decoder.unboxBool(value, path: path(key))
+    }
+    func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
+        guard let value = present(key) else { return nil }
+        return try decoder.unboxString(value, path: path(key))
+    }
+    func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? {
+        guard let value = present(key) else { return nil }
+        return try decoder.unboxDouble(value, path: path(key))
+    }
+    func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? {
+        guard let value = present(key) else { return nil }
+        return try decoder.unboxFloat(value, path: path(key))
+    }
+    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { try integerIfPresent(type, key) }
+    func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? { try integerIfPresent(type, key) }
+    func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? { try integerIfPresent(type, key) }
+    func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? { try integerIfPresent(type, key) }
+    func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? { try integerIfPresent(type, key) }
+    func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? { try integerIfPresent(type, key) }
+    func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? { try integerIfPresent(type, key) }
+    func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? { try integerIfPresent(type, key) }
+    func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? { try integerIfPresent(type, key) }
+    func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? { try integerIfPresent(type, key) }
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
-        guard let value = entries[key.stringValue], !decoder.isNil(value) else { return nil }
+        guard let value = present(key) else { return nil }
         return try decoder.unbox(value, as: type, path: path(key))
+    }
+
+    @inline(__always) private func integerIfPresent<I: FixedWidthInteger>(_ type: I.Type, _ key: Key) throws -> I? {
+        guard let value = present(key) else { return nil }
+        return try decoder.unboxInteger(value, as: type, path: path(key))
     }
 
     func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws
         -> KeyedDecodingContainer<NestedKey>
     {
-        try PlistValueDecoder(value: value(key), path: path(key), options: decoder.options).container(keyedBy: type)
+        try decoder.child(value(key), path: path(key)).container(keyedBy: type)
     }
 
     func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
-        try PlistValueDecoder(value: value(key), path: path(key), options: decoder.options).unkeyedContainer()
+        try decoder.child(value(key), path: path(key)).unkeyedContainer()
     }
 
     func superDecoder() throws -> any Decoder {
-        PlistValueDecoder(
-            value: entries["super"] ?? .string("$null"), path: decoder.path.appending(PlistCodingKey.superKey),
-            options: decoder.options)
+        decoder.child(
+            lookup(PlistCodingKey.superKey.stringValue) ?? .value(.string("$null")),
+            path: decoder.path.appending(PlistCodingKey.superKey))
     }
 
     func superDecoder(forKey key: Key) throws -> any Decoder {
-        PlistValueDecoder(
-            value: entries[key.stringValue] ?? .string("$null"), path: path(key), options: decoder.options)
+        decoder.child(lookup(key) ?? .value(.string("$null")), path: path(key))
     }
 }
 
-private struct UnkeyedContainer: UnkeyedDecodingContainer {
+private struct UnkeyedContainer<Elements: DecodingElements>: UnkeyedDecodingContainer {
     let decoder: PlistValueDecoder
-    let elements: [Plist]
+    let elements: Elements
     private(set) var currentIndex = 0
 
-    init(decoder: PlistValueDecoder, elements: [Plist]) {
+    init(decoder: PlistValueDecoder, elements: Elements) {
         self.decoder = decoder
         self.elements = elements
     }
@@ -355,13 +580,13 @@ private struct UnkeyedContainer: UnkeyedDecodingContainer {
 
     private var path: CodingPathNode { .index(currentIndex, decoder.path) }
 
-    private mutating func next(_ type: Any.Type) throws -> Plist {
+    private mutating func next(_ type: Any.Type) throws -> DecodingNode {
         guard !isAtEnd else {
             throw DecodingError.valueNotFound(
                 type, .init(codingPath: path.array, debugDescription: "Unkeyed container is at end."))
         }
         defer { currentIndex += 1 }
-        return elements[currentIndex]
+        return elements.node(at: currentIndex)
     }
 
     mutating func decodeNil() throws -> Bool {
@@ -369,7 +594,7 @@ private struct UnkeyedContainer: UnkeyedDecodingContainer {
             throw DecodingError.valueNotFound(
                 Any?.self, .init(codingPath: path.array, debugDescription: "Unkeyed container is at end."))
         }
-        if decoder.isNil(elements[currentIndex]) {
+        if decoder.isNil(elements.node(at: currentIndex)) {
             currentIndex += 1
             return true
         }
@@ -417,17 +642,17 @@ private struct UnkeyedContainer: UnkeyedDecodingContainer {
         NestedKey
     > {
         let p = path
-        return try PlistValueDecoder(value: next(type), path: p, options: decoder.options).container(keyedBy: type)
+        return try decoder.child(next(type), path: p).container(keyedBy: type)
     }
 
     mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
         let p = path
-        return try PlistValueDecoder(value: next([Any].self), path: p, options: decoder.options).unkeyedContainer()
+        return try decoder.child(next([Any].self), path: p).unkeyedContainer()
     }
 
     mutating func superDecoder() throws -> any Decoder {
         let p = path
-        return PlistValueDecoder(value: try next(Any.self), path: p, options: decoder.options)
+        return decoder.child(try next(Any.self), path: p)
     }
 }
 
@@ -435,7 +660,7 @@ private struct SingleValueContainer: SingleValueDecodingContainer {
     let decoder: PlistValueDecoder
 
     var codingPath: [any CodingKey] { decoder.codingPath }
-    private var value: Plist { decoder.value }
+    private var value: DecodingNode { decoder.node }
     private var path: CodingPathNode { decoder.path }
 
     func decodeNil() -> Bool { decoder.isNil(value) }
