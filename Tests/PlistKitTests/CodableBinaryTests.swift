@@ -92,12 +92,24 @@ import Testing
     private struct Node: Decodable { var children: [Node] }
 
     /// A dictionary whose array holds the dictionary itself: a recursive type would recurse
-    /// forever; the depth limit stops it with an error.
-    @Test func aCycleStopsAtTheDepthLimit() throws {
+    /// forever; the cycle is refused before anything is decoded, as `Plist(binary:)` refuses it.
+    @Test func aCycleIsRefused() throws {
         let data = bplist([[0xD1, 1, 2], [0x58] + Array("children".utf8), [0xA1, 0]])
         let error = try #require(throws: DecodingError.self) { try PlistDecoder().decode(Node.self, from: data) }
+        #expect((context(error)?.underlyingError as? PlistError) == PlistError(.cycle(object: 0), at: 8))
+        #expect(throws: PlistError(.cycle(object: 0), at: 8)) { try Plist(binary: [UInt8](data)) }
+    }
+
+    /// Nesting past the depth limit stops where the limit is passed.
+    @Test func nestingStopsAtTheDepthLimit() throws {
+        var value: Plist = ["children": []]
+        for _ in 0..<300 { value = ["children": [value]] }
+        let bytes = try value.binaryBytes(options: .init(maxDepth: 1000))
+        let error = try #require(throws: DecodingError.self) { try PlistDecoder().decode(Node.self, from: bytes) }
         #expect((context(error)?.underlyingError as? PlistError)?.kind == .tooDeep(limit: 512))
-        #expect(context(error)?.codingPath.count == 2 * 256)
+        let decoder = PlistDecoder()
+        decoder.readOptions.maxDepth = 1000
+        #expect(try decoder.decode(Node.self, from: bytes).children.count == 1)
     }
 
     /// Integers in nested arrays of any depth.
@@ -113,20 +125,25 @@ import Testing
         }
     }
 
-    /// 64 levels of `[previous, previous]` in a few hundred bytes describe 2^64 integers: every
-    /// value read counts towards `maxObjects`, so decoding stops at the limit.
+    /// 64 levels of `[previous, previous]` in a few hundred bytes describe 2^64 integers: the
+    /// file is weighed before decoding, so it is refused at once.
     @Test func sharedReferencesCountTowardsTheObjectLimit() throws {
         var value: Plist = 1
         for _ in 0..<64 { value = [value, value] }
         let bytes = try value.binaryBytes()
         #expect(bytes.count < 1024)
-        let decoder = PlistDecoder()
-        decoder.readOptions.maxObjects = 100_000
-        let error = try #require(throws: DecodingError.self) { try decoder.decode(Fan.self, from: bytes) }
-        #expect((context(error)?.underlyingError as? PlistError)?.kind == .tooManyObjects(limit: 100_000))
-        decoder.readOptions.maxObjects = 1 << 24
+        let clock = ContinuousClock()
+        let start = clock.now
+        let error = try #require(throws: DecodingError.self) { try PlistDecoder().decode(Fan.self, from: bytes) }
+        #expect(clock.now - start < .seconds(1))
+        #expect((context(error)?.underlyingError as? PlistError)?.kind == .tooManyObjects(limit: 1 << 24))
         var small: Plist = 1
         for _ in 0..<10 { small = [small, small] }
+        let decoder = PlistDecoder()
+        #expect(try decoder.decode(Fan.self, from: try small.binaryBytes()).count == 1024)
+        decoder.readOptions.maxObjects = 2046
+        #expect(throws: DecodingError.self) { try decoder.decode(Fan.self, from: try small.binaryBytes()) }
+        decoder.readOptions.maxObjects = 2047
         #expect(try decoder.decode(Fan.self, from: try small.binaryBytes()).count == 1024)
     }
 }

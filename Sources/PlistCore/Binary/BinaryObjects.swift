@@ -1,10 +1,11 @@
 /// The objects of a `bplist00` file, read one at a time as a decoder asks for them, without
 /// building the whole `Plist`: PlistKit's Codable decoder reads binary files through it.
 ///
-/// It trusts nothing in the input, as `Plist(binary:)` does: containers are entered at most
-/// `maxDepth` deep (which also ends cycles), and every value handed out counts towards
-/// `maxObjects` and its string or data bytes towards `maxContentBytes`, so shared references
-/// cannot make a small file cost more than the limits allow.
+/// It trusts nothing in the input, as `Plist(binary:)` does. Before anything is decoded, the
+/// containers reachable from the top are weighed, counting shared references at every use: a
+/// cycle, more values than `maxObjects` or more string and data bytes than `maxContentBytes`
+/// (as a small file whose shared references describe 2^64 values has) is refused at once, so
+/// no decoder can be made to read more. Containers are entered at most `maxDepth` deep.
 package final class BinaryObjects {
     package enum Kind { case array, dictionary, scalar }
 
@@ -19,6 +20,9 @@ package final class BinaryObjects {
         trailer = try BinaryTrailer(bytes.span, maxObjects: options.maxObjects)
         try trailer.validateOffsets(bytes.span)
         state = BinaryObjectState(trailer: trailer, options: options)
+        var weights = [Int32](repeating: 0, count: trailer.objectCount)
+        var memo: [(Int, Int)] = []
+        _ = try state.weigh(bytes.span, trailer.topObject, depth: 0, &weights, &memo)
     }
 
     /// The top object.
@@ -51,7 +55,7 @@ package final class BinaryObjects {
         let offset = trailer.offset(of: ref, in: bytes.span)
         switch bytes[offset] >> 4 {
         case 0xA, 0xC, 0xD: return nil
-        default: return try state.scalar(bytes.span, ref, at: offset)
+        default: return try state.scalar(bytes.span, ref)
         }
     }
 
@@ -80,8 +84,6 @@ private struct BinaryObjectState {
     let trailer: BinaryTrailer
     let options: PlistReadOptions
     var decoder: ObjectDecoder
-    var valueCount = 0
-    var contentBytes = 0
     /// Dictionary keys get numbers, equal texts the same number, so that containers compare
     /// keys as numbers and each key's text is decoded once. Per object: its key number, or -1
     /// before it is first used as a key.
@@ -100,10 +102,8 @@ private struct BinaryObjectState {
         keyNumberOfObject = Array(repeating: -1, count: trailer.objectCount)
     }
 
-    mutating func scalar(_ bytes: Span<UInt8>, _ ref: Int, at offset: Int) throws(PlistError) -> Plist {
-        let value = try decoder.object(bytes, ref, depth: 0)
-        try count(contentBytes: value.contentBytes, at: offset)
-        return value.value
+    mutating func scalar(_ bytes: Span<UInt8>, _ ref: Int) throws(PlistError) -> Plist {
+        try decoder.object(bytes, ref, depth: 0).value
     }
 
     mutating func elements(_ bytes: Span<UInt8>, _ ref: Int, at offset: Int, depth: Int) throws(PlistError) -> [Int] {
@@ -151,21 +151,54 @@ private struct BinaryObjectState {
         return (uniqueKeys, uniqueValues)
     }
 
-    /// Checks the depth and counts the container as a value.
-    private mutating func enter(at offset: Int, depth: Int) throws(PlistError) {
+    /// How many values object `ref` stands for when expanded (itself included), and how many
+    /// bytes of string and data. `weights` holds per container 0 (not weighed yet), -1 (being
+    /// weighed: met again, it is a cycle) or its index in `memo` plus one. The walk stops at
+    /// `maxDepth`, so its recursion is bounded.
+    mutating func weigh(
+        _ bytes: Span<UInt8>, _ ref: Int, depth: Int, _ weights: inout [Int32], _ memo: inout [(Int, Int)]
+    ) throws(PlistError) -> (values: Int, contentBytes: Int) {
+        let offset = trailer.offset(of: ref, in: bytes)
+        let marker = bytes[offset]
+        switch marker >> 4 {
+        case 0x4, 0x5: return (1, try decoder.length(bytes, marker, at: offset, unit: 1).count)
+        case 0x6: return (1, 2 * (try decoder.length(bytes, marker, at: offset, unit: 2).count))
+        case 0xA, 0xC, 0xD: break
+        default: return (1, 0)
+        }
+        guard weights[ref] == 0 else {
+            guard weights[ref] > 0 else { throw PlistError(.cycle(object: ref), at: offset) }
+            return memo[Int(weights[ref]) - 1]
+        }
         guard depth < options.maxDepth else { throw PlistError(.tooDeep(limit: options.maxDepth), at: offset) }
-        try count(contentBytes: 0, at: offset)
+        weights[ref] = -1
+        let isDictionary = marker >> 4 == 0xD
+        let (count, start) = try decoder.length(
+            bytes, marker, at: offset, unit: (isDictionary ? 2 : 1) * trailer.referenceSize)
+        // Keys are counted as they are read: each is decoded once, however often it is used.
+        let firstValue = isDictionary ? start + count * trailer.referenceSize : start
+        var total = (values: 1, contentBytes: 0)
+        for index in 0..<count {
+            let child = try weigh(
+                bytes, try decoder.reference(bytes, at: firstValue + index * trailer.referenceSize), depth: depth + 1,
+                &weights, &memo)
+            let (values, valuesOverflow) = total.values.addingReportingOverflow(child.values)
+            guard !valuesOverflow, values <= options.maxObjects else {
+                throw PlistError(.tooManyObjects(limit: options.maxObjects), at: offset)
+            }
+            let (content, contentOverflow) = total.contentBytes.addingReportingOverflow(child.contentBytes)
+            guard !contentOverflow, content <= options.maxContentBytes else {
+                throw PlistError(.tooMuchContent(limit: options.maxContentBytes), at: offset)
+            }
+            total = (values, content)
+        }
+        memo.append(total)
+        weights[ref] = Int32(memo.count)
+        return total
     }
 
-    private mutating func count(contentBytes added: Int, at offset: Int) throws(PlistError) {
-        valueCount += 1
-        guard valueCount <= options.maxObjects else {
-            throw PlistError(.tooManyObjects(limit: options.maxObjects), at: offset)
-        }
-        contentBytes += added
-        guard contentBytes <= options.maxContentBytes else {
-            throw PlistError(.tooMuchContent(limit: options.maxContentBytes), at: offset)
-        }
+    private func enter(at offset: Int, depth: Int) throws(PlistError) {
+        guard depth < options.maxDepth else { throw PlistError(.tooDeep(limit: options.maxDepth), at: offset) }
     }
 
     private mutating func keyNumber(_ bytes: Span<UInt8>, _ ref: Int) throws(PlistError) -> Int32 {
@@ -175,7 +208,7 @@ private struct BinaryObjectState {
         guard marker >> 4 == 0x5 || marker >> 4 == 0x6 else {
             throw PlistError(.nonStringKey(marker: marker), at: offset)
         }
-        guard case .string(let text) = try scalar(bytes, ref, at: offset) else {
+        guard case .string(let text) = try scalar(bytes, ref) else {
             preconditionFailure("a 0x5X or 0x6X object decodes to a string")
         }
         let number = keyNumberOfText[text, default: Int32(keyTexts.count)]
