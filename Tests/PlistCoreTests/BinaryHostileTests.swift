@@ -157,5 +157,13 @@ import Testing
         #expect(
             xmlError.description == "the output would be larger than 1048576 bytes (raise maxOutputBytes to allow more)"
         )
+        let tooLarge = PlistError(.outputTooLarge(limit: 1 << 20), at: 0)
+        #expect(throws: tooLarge) { try value.jsonBytes(options: options) }
+        #expect(throws: tooLarge) { try value.openStepBytes(options: options) }
+        // Under the limit, the same writers write it all.
+        var small: Plist = .string("leaf")
+        for _ in 0..<10 { small = [small, small] }
+        #expect(try small.jsonBytes(options: options).count > 1024 * 6)
+        #expect(try small.openStepBytes(options: options).count > 1024 * 6)
     }
 }

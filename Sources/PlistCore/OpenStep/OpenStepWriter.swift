@@ -71,6 +71,11 @@ private struct OpenStepTextWriter {
     }
 
     mutating func value(_ value: Plist, depth: Int) throws(PlistError) {
+        // Checked before every value, so the output passes the limit by at most one value, and
+        // a value sharing storage everywhere (2^40 leaves in a few bytes) stops at the limit.
+        guard out.count <= options.maxOutputBytes else {
+            throw PlistError(.outputTooLarge(limit: options.maxOutputBytes), at: 0)
+        }
         switch value {
         case .string(let string):
             self.string(string)
