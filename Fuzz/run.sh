@@ -3,7 +3,8 @@
 # of seconds, one after another, at the lowest CPU priority. Usage: Fuzz/run.sh [seconds] [target...]
 #
 # Each target's corpus grows in .build-fuzz/corpus/<target> (outside git), seeded from the
-# shared corpus files of the formats named on the `// Seeds:` line of its main.swift. A crash,
+# shared corpus files of the formats named on the `// Seeds:` line of its main.swift and from
+# Fuzz/Seeds/<target>/ (the shared corpus has no JSON). A crash,
 # a failed property or a timeout leaves its input in .build-fuzz/artifacts/<target>/ and makes
 # the script fail; copy that input into Fixtures/fuzz/<target>/ once it is fixed. The timeout
 # is 30 s, not less: at nice 19 on a busy machine a 0.1 s input can wait seconds for a CPU.
@@ -45,6 +46,9 @@ for target in "${targets[@]}"; do
                     cp -n "$corpus_source/$file" "$corpus/seed-$(echo "$file" | tr / _)" 2>/dev/null || true
                 done
         done
+    fi
+    if [ -d "$fuzz/Seeds/$target" ]; then
+        for seed in "$fuzz/Seeds/$target"/*; do cp -n "$seed" "$corpus/seed-$(basename "$seed")"; done
     fi
     dictionary=()
     [ -f "$fuzz/Dictionaries/$target.dict" ] && dictionary=("-dict=$fuzz/Dictionaries/$target.dict")

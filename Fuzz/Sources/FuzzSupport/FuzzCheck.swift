@@ -67,6 +67,15 @@ public enum FuzzCheck {
         guard XMLImage.matches(reread, value) else { fail("XML changed it to \(reread)", value) }
     }
 
+    /// Typed JSON holds every value exactly.
+    public static func checkJSON(_ value: Plist) {
+        let written: [UInt8]
+        do { written = try value.jsonBytes() } catch { fail("the JSON writer refused it: \(error)", value) }
+        let reread: Plist
+        do { reread = try Plist(json: written) } catch { fail("our JSON does not read back: \(error)", value) }
+        guard reread == value else { fail("JSON changed it to \(reread)", value) }
+    }
+
     static func fail(_ problem: String, _ value: Plist) -> Never {
         fatalError("\(problem)\nvalue: \(value)")
     }
