@@ -28,6 +28,8 @@ let package = Package(
         fuzzTarget("FuzzBinary"),
         fuzzTarget("FuzzXML"),
         fuzzTarget("FuzzOpenStep"),
+        fuzzTarget("FuzzJSON"),
+        fuzzTarget("FuzzCodable"),
     ],
     swiftLanguageModes: [.v6]
 )
