@@ -14,7 +14,7 @@ seconds=${1:-60}
 shift || true
 fuzz=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$fuzz")
-scratch="$root/.build-fuzz"
+scratch=${PLIST_FUZZ_SCRATCH:-"$root/.build-fuzz"}  # build, corpus and findings
 corpus_source=${PLIST_CORPUS:-"$root/../shared/corpus"}
 
 if [ $# -gt 0 ]; then
