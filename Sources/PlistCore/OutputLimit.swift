@@ -68,7 +68,10 @@ private struct LeastSize {
             if let identity, let known = sizes[identity] { return known }
             var total = Size(bytes: 1, values: 1)
             for element in elements {
-                add(size(of: element, depth: depth + 1), to: &total)
+                // Measured before `add` is called: a call to a method of `self` in progress
+                // holds a copy of `sizes`, and inserting would then copy the whole dictionary.
+                let child = size(of: element, depth: depth + 1)
+                add(child, to: &total)
                 if total.bytes == cap { break }
             }
             if let identity { sizes[identity] = total }
@@ -80,7 +83,8 @@ private struct LeastSize {
             var total = Size(bytes: 1, values: 1)
             for (key, element) in entries {
                 add(Size(bytes: key.utf8.count, values: 0), to: &total)
-                add(size(of: element, depth: depth + 1), to: &total)
+                let child = size(of: element, depth: depth + 1)
+                add(child, to: &total)
                 if total.bytes == cap { break }
             }
             if let identity { sizes[identity] = total }

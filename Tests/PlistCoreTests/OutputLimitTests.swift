@@ -116,6 +116,17 @@ import Testing
         }
     }
 
+    /// Measuring takes time in proportion to the value: 50,000 containers of their own (a
+    /// measure that copied its table of sizes at each container took minutes).
+    @Test func measuringManyContainersIsQuick() throws {
+        let value = Plist.array((0..<50_000).map { ["k": [.integer(PlistInteger($0))]] })
+        let clock = ContinuousClock()
+        let start = clock.now
+        #expect(try value.jsonBytes().count > 500_000)
+        #expect(try value.xmlBytes().count > 500_000)
+        #expect(clock.now - start < .seconds(10))
+    }
+
     /// Build files whose files are build files: their comments end instead of recursing.
     @Test func buildFilesNamingEachOtherEnd() throws {
         let project: Plist = [
