@@ -33,7 +33,8 @@ extension Plist {
     /// unless `options.sortsKeys` is false. Dates, data, UIDs and non-finite reals are written
     /// as `options.jsonValues` says: typed (the default; reads back exactly), lossy, or an error.
     /// - Throws: `PlistError` with `.unrepresentable` naming the key path of a value strict JSON
-    ///   cannot hold, or `.tooDeep`.
+    ///   cannot hold, `.tooDeep` past `options.maxDepth`, `.outputTooLarge` past
+    ///   `options.maxOutputBytes`.
     public func jsonBytes(options: PlistWriteOptions = .init()) throws(PlistError) -> [UInt8] {
         try JSONWriter.write(self, options: options)
     }

@@ -47,7 +47,8 @@ extension Plist {
     /// Booleans, dates and UIDs are written as `options.openStepValues` says (by default they are
     /// an error: plain OpenStep cannot hold them).
     /// - Throws: `PlistError` with `.unrepresentable` naming the key path of a value OpenStep
-    ///   cannot hold, or `.tooDeep`.
+    ///   cannot hold, `.tooDeep` past `options.maxDepth`, `.outputTooLarge` past
+    ///   `options.maxOutputBytes`.
     public func openStepBytes(options: PlistWriteOptions = .init()) throws(PlistError) -> [UInt8] {
         try OpenStepWriter.write(self, options: options)
     }
@@ -55,7 +56,7 @@ extension Plist {
     /// The value as a `.strings` file in UTF-8: one `"key" = "value";` line per entry. The value
     /// must be a dictionary of strings (or of scalars, with `options.openStepValues` `.strings`).
     /// - Throws: `PlistError` with `.unrepresentable` naming the key path of the first value a
-    ///   `.strings` file cannot hold.
+    ///   `.strings` file cannot hold, `.outputTooLarge` past `options.maxOutputBytes`.
     public func stringsBytes(options: PlistWriteOptions = .init()) throws(PlistError) -> [UInt8] {
         try OpenStepWriter.writeStrings(self, options: options)
     }
@@ -65,8 +66,9 @@ extension Plist {
     /// comments after object IDs. `projectName` (the `.xcodeproj` folder's name) goes in the
     /// project's configuration-list comment.
     /// - Throws: `PlistError` with `.unrepresentable` when the value has no `objects` dictionary
-    ///   or holds a value other than strings, arrays and dictionaries.
-    public func pbxprojBytes(projectName: String) throws(PlistError) -> [UInt8] {
-        try PbxprojWriter.write(self, projectName: projectName)
+    ///   or holds a value other than strings, arrays and dictionaries, `.tooDeep` past
+    ///   `options.maxDepth`, `.outputTooLarge` past `options.maxOutputBytes`.
+    public func pbxprojBytes(projectName: String, options: PlistWriteOptions = .init()) throws(PlistError) -> [UInt8] {
+        try PbxprojWriter.write(self, projectName: projectName, options: options)
     }
 }

@@ -39,7 +39,8 @@ public struct PlistWriteOptions: Hashable, Sendable {
     public var jsonValues: JSONValues = .typed
     /// JSON: indented (two spaces, `"key" : value`, as plutil's `-r`) rather than compact.
     public var indentsJSON = false
-    /// The most bytes a text format (XML) may write. A value whose arrays and dictionaries share
+    /// The most bytes a text format (XML, JSON, OpenStep, `.strings`, an Xcode project, Swift or
+    /// Objective-C source) may write. A value whose arrays and dictionaries share
     /// storage (as a binary file's shared references make them) is written in full by text
     /// formats, so a small value can stand for an enormous document; the binary format keeps
     /// the sharing and is not limited. The default, 256 MiB, is seven times the largest real XML

@@ -60,7 +60,7 @@ enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
         case .json:
             return try plist.jsonBytes(
                 options: .init(sortsKeys: readable, jsonValues: jsonValues, indentsJSON: readable))
-        case .swift: return plist.swiftSource(name: Self.identifier(file), fileName: Self.fileName(file))
+        case .swift: return try plist.swiftSource(name: Self.identifier(file), fileName: Self.fileName(file))
         case .objc: return try plist.objcSource(name: Self.identifier(file), fileName: Self.fileName(file))
         }
     }

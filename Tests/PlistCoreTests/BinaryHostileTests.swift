@@ -1,6 +1,7 @@
 import Foundation
 import OrderedCollections
 import PlistCore
+import TestSupport
 import Testing
 
 /// The binary reader and both writers against hostile input: every truncation and every byte
@@ -140,6 +141,17 @@ import Testing
         // Without an object limit the count overflows, and that is refused too.
         let unlimited = PlistReadOptions(maxObjects: .max, maxContentBytes: .max)
         #expect(try self.error(bytes, unlimited).kind == .tooManyObjects(limit: .max))
+    }
+
+    /// `{"test": [129, 129], "test": [[129], {"test": "foo"}, [129], [129]]}` (found by fuzzing):
+    /// the dictionary inside the second value, which uses the key too, must not hide the repeat.
+    @Test func aKeyRepeatedAroundANestedDictionaryWithThatKeyIsReadOnce() throws {
+        let bytes = try Paths.bytes(
+            Paths.fixtures.appendingPathComponent(
+                "fuzz/FuzzBinary/key-repeated-around-a-nested-dictionary-with-that-key.bplist"))
+        let value = try Plist(binary: bytes)
+        #expect(value == ["test": [[129], ["test": "foo"], [129], [129]]])
+        #expect(value.dictionary?.keys.count == 1)
     }
 
     /// A value that shares storage 2^40 times: the binary writer keeps the sharing (a few

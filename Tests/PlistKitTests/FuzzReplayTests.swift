@@ -29,11 +29,13 @@ import Testing
         #expect(Set(Self.inputs.map(\.target)).isSuperset(of: ["FuzzBinary", "FuzzXML"]))
     }
 
-    /// The reader each target fuzzes; a JSON or Codable target adds its line here.
+    /// The reader each target fuzzes (FuzzCodable's reads any format before it decodes).
     static let readers: [String: @Sendable ([UInt8]) throws(PlistError) -> Plist] = [
         "FuzzBinary": { bytes throws(PlistError) in try Plist(binary: bytes) },
         "FuzzXML": { bytes throws(PlistError) in try Plist(xml: bytes) },
         "FuzzOpenStep": { bytes throws(PlistError) in try Plist(openStep: bytes) },
+        "FuzzJSON": { bytes throws(PlistError) in try Plist(json: bytes) },
+        "FuzzCodable": { bytes throws(PlistError) in try Plist(bytes: bytes) },
     ]
 
     @Test(arguments: inputs)

@@ -1,57 +1,192 @@
-import Foundation
 import FuzzSupport
 
-// Seeds: binary xml openstep json
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
-/// A model with every kind of Codable value, for the decoder to meet in arbitrary bytes.
-struct Model: Codable, Equatable {
-    enum Kind: Codable, Equatable {
-        case plain
-        case tagged(String, count: Int)
-    }
-    struct Inner: Codable, Equatable {
-        var name: String?
-        var flags: [Bool]
-        var values: [String: Double]
-    }
-    var small: Int8?
-    var unsigned: UInt64?
-    var text: String?
-    var when: Date?
-    var blob: Data?
-    var link: URL?
-    var kind: Kind?
-    var inner: Inner?
-    var list: [Inner]?
-    var numbers: [Int: Float]?
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+// Seeds: binary xml openstep strings json samples
+
+// PlistDecoder on any bytes in any format, into a few model types. Whatever decodes must encode
+// (binary and XML), decode back, and then encode to the same property list: exactly through
+// binary, after one trip through XML (which keeps whole seconds of dates).
+
+struct Scalars: Codable {
+    var int: Int
+    var int8: Int8
+    var int16: Int16
+    var int32: Int32
+    var int64: Int64
+    var uint: UInt
+    var uint8: UInt8
+    var uint16: UInt16
+    var uint32: UInt32
+    var uint64: UInt64
+    var double: Double
+    var float: Float
+    var bool: Bool
+    var string: String
+    var date: Date
+    var data: Data
 }
 
-// Whatever the decoder (binary files straight from the bytes, others through the tree) accepts
-// must encode, in binary and XML, and decode back to the same model. Decoding errors count as
-// the input being refused; anything else (a crash, a changed model) stops the fuzzer.
-FuzzCheck.main { bytes throws(PlistError) in
-    let model: Model
-    do {
-        model = try PlistDecoder().decode(Model.self, from: Data(bytes))
-    } catch {
-        throw PlistError(.emptyInput, at: 0)
+enum Kind: String, Codable {
+    case file, folder, link
+}
+
+enum Shape: Codable {
+    case circle(radius: Double)
+    case rectangle(width: Int32, height: Int32)
+    case named(String, sides: UInt8?)
+    case none
+}
+
+struct Child: Codable {
+    var id: UInt16
+    var label: String?
+    var values: [Double]?
+    var shape: Shape?
+}
+
+struct Document: Codable {
+    var name: String
+    var kind: Kind
+    var created: Date?
+    var checksum: Data?
+    var homepage: URL?
+    var scalars: Scalars?
+    var tags: [String]
+    var counts: [String: Int64]
+    var children: [Child]
+    var nested: [String: [Child?]]?
+    var shapes: [Shape]?
+    var matrix: [[Int8]]?
+}
+
+/// Decodes `type` from `value` and checks the property; returns whether it decoded.
+func check<T: Codable>(_ type: T.Type, from value: Plist, decoder: PlistDecoder) {
+    guard let decoded = try? decoder.decode(type, from: value) else { return }
+    let encoder = PlistEncoder()
+    let tree: Plist
+    do { tree = try encoder.encodeToPlist(decoded) } catch {
+        FuzzCheck.fail("\(T.self) does not encode: \(error)", value)
     }
-    for format in [PlistFormat.binary, .xml] {
+    // Binary holds every value exactly: the same tree after one trip.
+    encoder.outputFormat = .binary
+    let again = trip(decoded, encoder, decoder, value)
+    guard again == tree else { FuzzCheck.fail("\(T.self) changed through binary: \(tree) became \(again)", value) }
+    // XML keeps whole seconds of dates and makes -0.0 0.0: the tree settles after one trip.
+    guard XMLImage.canHold(tree) else { return }
+    encoder.outputFormat = .xml
+    let once = trip(decoded, encoder, decoder, value)
+    guard let onceDecoded = try? decoder.decode(type, from: once) else {
+        FuzzCheck.fail("\(T.self) does not decode from its XML tree \(once)", value)
+    }
+    let twice = trip(onceDecoded, encoder, decoder, value)
+    guard twice == once else { FuzzCheck.fail("\(T.self) does not settle in XML: \(once) became \(twice)", value) }
+}
+
+/// Binary files are decoded straight from their bytes, object by object: when the whole file
+/// reads as a tree, that must give the same model as decoding the tree, or fail as it does. (A
+/// file the reader refuses may still decode when the model never asks for its bad objects.)
+func checkDirect<T: Codable>(_ type: T.Type, bytes: Data, value: Plist, decoder: PlistDecoder) {
+    let direct = Result { try decoder.decode(type, from: bytes) }
+    let throughTree = Result { try decoder.decode(type, from: value) }
+    switch (direct, throughTree) {
+    case (.success(let a), .success(let b)):
         let encoder = PlistEncoder()
-        encoder.outputFormat = format
-        do {
-            let back = try PlistDecoder().decode(Model.self, from: try encoder.encode(model))
-            // Reals compare by value here: NaN never equals itself, so it is left out.
-            if back != model, "\(back)" != "\(model)" {
-                fatalError("\(format) changed \(model) to \(back)")
-            }
-        } catch {
-            fatalError("\(format) does not round-trip \(model): \(error)")
+        let (x, y) = (try? encoder.encodeToPlist(a), try? encoder.encodeToPlist(b))
+        guard let x, let y, FuzzCheck.equalUpToNaN(x, y) else {
+            FuzzCheck.fail(
+                "\(T.self) decodes from the bytes as \(String(describing: x)), from the tree as \(String(describing: y))",
+                value)
+        }
+    case (.failure, .failure):
+        return
+    case (.success(let a), .failure(let error)):
+        FuzzCheck.fail("\(T.self) decodes from the bytes as \(a) but not from the tree: \(error)", value)
+    case (.failure(let error), .success(let b)):
+        FuzzCheck.fail("\(T.self) decodes from the tree as \(b) but not from the bytes: \(error)", value)
+    }
+}
+
+/// The tree of `value` after encoding it with `encoder` and decoding the bytes.
+func trip<T: Codable>(_ value: T, _ encoder: PlistEncoder, _ decoder: PlistDecoder, _ input: Plist) -> Plist {
+    let bytes: Data
+    do { bytes = try encoder.encode(value) } catch { FuzzCheck.fail("\(T.self) does not encode: \(error)", input) }
+    let decoded: T
+    do {
+        decoded = try decoder.decode(T.self, from: bytes)
+    } catch {
+        FuzzCheck.fail("\(T.self) does not decode from its \(encoder.outputFormat): \(error)", input)
+    }
+    do { return try encoder.encodeToPlist(decoded) } catch {
+        FuzzCheck.fail("\(T.self) does not encode: \(error)", input)
+    }
+}
+
+/// One value of each type, to seed the corpus (`--write-seeds=FOLDER` writes it in every format).
+func samples() throws -> [(name: String, tree: Plist)] {
+    let encoder = PlistEncoder()
+    let scalars = Scalars(
+        int: -1, int8: -128, int16: 32767, int32: -5, int64: .min, uint: 7, uint8: 255, uint16: 1, uint32: 70000,
+        uint64: .max, double: 0.1, float: 1.5, bool: true, string: "héllo",
+        date: Date(timeIntervalSinceReferenceDate: 12.5),
+        data: Data([0, 1, 2, 255]))
+    let child = Child(id: 3, label: "c", values: [1, -0.5], shape: .rectangle(width: 2, height: 3))
+    let document = Document(
+        name: "doc", kind: .folder, created: Date(timeIntervalSinceReferenceDate: 0), checksum: Data([9, 9]),
+        homepage: URL(string: "https://example.com/a?b=c"), scalars: scalars, tags: ["a", "b"], counts: ["x": 1],
+        children: [child, Child(id: 4, label: nil, values: nil, shape: .named("hex", sides: 6))],
+        nested: ["k": [child, nil]], shapes: [.circle(radius: 2), .none], matrix: [[1, 2], [-3]])
+    return [
+        ("document", try encoder.encodeToPlist(document)),
+        ("scalars", try encoder.encodeToPlist(scalars)),
+        ("children", try encoder.encodeToPlist([child, child])),
+        ("shapes", try encoder.encodeToPlist(["s": Shape.circle(radius: 1)])),
+    ]
+}
+
+if let seeds = CommandLine.arguments.first(where: { $0.hasPrefix("--write-seeds=") })?.dropFirst(14) {
+    for (name, tree) in try samples() {
+        let forms: [(String, [UInt8])] = [
+            ("binary", try tree.binaryBytes()), ("xml", try tree.xmlBytes()),
+            ("openstep", try tree.openStepBytes(options: .init(openStepValues: .gnustep))),
+            ("json", try tree.jsonBytes()),
+        ]
+        for (format, bytes) in forms {
+            try Data(bytes).write(to: URL(fileURLWithPath: "\(seeds)/sample-\(name).\(format)"))
         }
     }
-    do {
-        return try PlistEncoder().encodeToPlist(model)
-    } catch {
-        fatalError("encodeToPlist refused \(model): \(error)")
+    exit(0)
+}
+
+let decoder = PlistDecoder()
+decoder.readOptions = FuzzCheck.limits
+FuzzCheck.run { bytes in
+    // The bytes API first (format detection and the reader's errors), then every type.
+    _ = try? decoder.decode(Document.self, from: Data(bytes))
+    guard let value = try? Plist(bytes: bytes, options: FuzzCheck.limits) else { return }
+    if bytes.starts(with: "bplist".utf8) {
+        let data = Data(bytes)
+        checkDirect(Document.self, bytes: data, value: value, decoder: decoder)
+        checkDirect(Scalars.self, bytes: data, value: value, decoder: decoder)
+        checkDirect([Child].self, bytes: data, value: value, decoder: decoder)
+        checkDirect([String: Shape].self, bytes: data, value: value, decoder: decoder)
+        checkDirect([String: Int32?].self, bytes: data, value: value, decoder: decoder)
     }
+    check(Document.self, from: value, decoder: decoder)
+    check(Scalars.self, from: value, decoder: decoder)
+    check([Child].self, from: value, decoder: decoder)
+    check([String: Shape].self, from: value, decoder: decoder)
+    check([UInt8].self, from: value, decoder: decoder)
+    check([String: Int32?].self, from: value, decoder: decoder)
+    check(Optional<Kind>.self, from: value, decoder: decoder)
 }

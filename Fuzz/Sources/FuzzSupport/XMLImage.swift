@@ -10,13 +10,13 @@ import Foundation
 /// keep whole seconds (years 1 to 9999), every NaN reads back as NaN and -0.0 as 0.0, "\r" and "\r\n" in text read
 /// back as "\n", and a dictionary whose one entry is `CF$UID` and a non-negative integer reads back
 /// as a UID.
-enum XMLImage {
+public enum XMLImage {
     /// Seconds since 2001 of 0001-01-01T00:00:00Z and of 10000-01-01T00:00:00Z.
     static let calendarSeconds = -63_113_904_000.0..<252_423_993_600.0
 
     /// Whether the written document is readable: no character XML 1.0 forbids, no date it
     /// cannot write as four-digit years.
-    static func canHold(_ value: Plist) -> Bool {
+    public static func canHold(_ value: Plist) -> Bool {
         switch value {
         case .string(let string): canHold(string)
         case .date(let date): calendarSeconds.contains(date.timeIntervalSinceReferenceDate)

@@ -50,6 +50,10 @@ struct ObjectDecoder {
     /// Per key number: the last dictionary (by `dictionaryCount`) that used it.
     var keyLastSeen: [Int] = []
     var dictionaryCount = 0
+    /// The ASCII key numbers of the dictionaries being decoded, innermost last. A dictionary
+    /// checks its keys against `keyLastSeen` only once its values are decoded, since the
+    /// dictionaries inside them use `keyLastSeen` too.
+    var pendingKeyNumbers: [Int] = []
     /// Reused buffer for transcoding UTF-16 strings.
     var scratch: [UInt8] = []
 
@@ -330,6 +334,7 @@ struct ObjectDecoder {
         let dictionaryNumber = dictionaryCount
         // Unique ASCII keys take the fast unchecked path; other keys are checked as inserted.
         var needsCheckedInsertion = false
+        let firstPending = pendingKeyNumbers.count
         var keyPosition = start
         var valuePosition = start + count * trailer.referenceSize
         for _ in 0..<count {
@@ -347,9 +352,7 @@ struct ObjectDecoder {
             let child = try object(bytes, try reference(bytes, at: valuePosition), depth: depth + 1)
             try add(child, to: &total, at: offset)
             if keyMarker >> 4 == 0x5 {
-                let number = keyNumber(of: keyRef, key)
-                needsCheckedInsertion = needsCheckedInsertion || keyLastSeen[number] == dictionaryNumber
-                keyLastSeen[number] = dictionaryNumber
+                pendingKeyNumbers.append(keyNumber(of: keyRef, key))
             } else {
                 needsCheckedInsertion = true
             }
@@ -358,6 +361,17 @@ struct ObjectDecoder {
             keyPosition += trailer.referenceSize
             valuePosition += trailer.referenceSize
         }
+        if !needsCheckedInsertion {
+            for index in firstPending..<pendingKeyNumbers.count {
+                let number = pendingKeyNumbers[index]
+                if keyLastSeen[number] == dictionaryNumber {
+                    needsCheckedInsertion = true
+                    break
+                }
+                keyLastSeen[number] = dictionaryNumber
+            }
+        }
+        pendingKeyNumbers.removeSubrange(firstPending...)
         // A later value for a repeated key replaces the earlier one; the key keeps its first position.
         if needsCheckedInsertion {
             var entries = OrderedDictionary<String, Plist>(minimumCapacity: keys.count)

@@ -94,38 +94,61 @@ private struct JSONParser {
 
     // MARK: Values
 
+    // The recursion runs through `value`, `array`, `object` and `taggedValue` once per level of
+    // nesting, 512 levels deep at most. Their frames stay small (a debug build gives every
+    // temporary its own stack slot): scalars and error messages are made in other functions.
+
     mutating func value(depth: Int) throws(PlistError) -> Plist {
         guard index < text.count else { throw error(.noValue, at: index) }
-        let valueStart = index
         switch text[index] {
         case 0x7B:  // {
-            guard depth < options.maxDepth else { throw error(.tooDeep(limit: options.maxDepth), at: index) }
-            try count(contentBytes: 0, at: index)
+            try enterContainer(depth: depth)
             return try object(depth: depth + 1, readsTags: true)
         case 0x5B:  // [
-            guard depth < options.maxDepth else { throw error(.tooDeep(limit: options.maxDepth), at: index) }
-            try count(contentBytes: 0, at: index)
+            try enterContainer(depth: depth)
+            return try array(depth: depth + 1)
+        default:
+            return try scalar()
+        }
+    }
+
+    /// Checks the depth and counts the container that starts at `index`.
+    mutating func enterContainer(depth: Int) throws(PlistError) {
+        guard depth < options.maxDepth else { throw error(.tooDeep(limit: options.maxDepth), at: index) }
+        try count(contentBytes: 0, at: index)
+    }
+
+    /// The array that starts at `index`, whose elements are at `depth`.
+    mutating func array(depth: Int) throws(PlistError) -> Plist {
+        let arrayStart = index
+        index += 1
+        var elements: [Plist] = []
+        skipSpace()
+        if index < text.count, text[index] == 0x5D {
             index += 1
-            var elements: [Plist] = []
+            return .array(elements)
+        }
+        while true {
             skipSpace()
-            if index < text.count, text[index] == 0x5D {
+            guard index < text.count else { throw error(.truncated(what: "an array"), at: arrayStart) }
+            elements.append(try value(depth: depth))
+            skipSpace()
+            guard index < text.count else { throw error(.truncated(what: "an array"), at: arrayStart) }
+            if text[index] == 0x2C {
+                index += 1
+            } else if text[index] == 0x5D {
                 index += 1
                 return .array(elements)
+            } else {
+                throw unexpected("array", "`,` or `]`")
             }
-            while true {
-                skipSpace()
-                elements.append(try value(depth: depth + 1))
-                skipSpace()
-                guard index < text.count else { throw error(.truncated(what: "an array"), at: valueStart) }
-                if text[index] == 0x2C {
-                    index += 1
-                } else if text[index] == 0x5D {
-                    index += 1
-                    return .array(elements)
-                } else {
-                    throw invalid("array", "expected `,` or `]`, found " + found(at: index), at: index)
-                }
-            }
+        }
+    }
+
+    /// A string, number, `true`, `false` or `null` at `index`.
+    mutating func scalar() throws(PlistError) -> Plist {
+        let valueStart = index
+        switch text[index] {
         case 0x22:  // "
             let string = try self.string()
             try count(contentBytes: string.utf8.count, at: valueStart)
@@ -142,8 +165,13 @@ private struct JSONParser {
             try count(contentBytes: 0, at: index)
             return try number()
         default:
-            throw invalid("JSON", "expected a value, found " + found(at: index), at: index)
+            throw unexpected("JSON", "a value")
         }
+    }
+
+    /// `context: expected <expectation>, found <what is at index>`, at `index`.
+    func unexpected(_ context: String, _ expectation: String) -> PlistError {
+        invalid(context, "expected " + expectation + ", found " + found(at: index), at: index)
     }
 
     mutating func literal(_ word: String, _ value: Plist) throws(PlistError) -> Plist {
@@ -169,21 +197,9 @@ private struct JSONParser {
             return .dictionary(entries)
         }
         while true {
-            skipSpace()
-            guard index < text.count else { throw error(.truncated(what: "an object"), at: objectStart) }
-            guard text[index] == 0x22 else {
-                throw invalid("object", "expected a key in double quotes, found " + found(at: index), at: index)
-            }
-            let keyStart = index
-            let key = try string()
-            skipSpace()
-            guard index < text.count, text[index] == 0x3A else {
-                throw invalid("object", "expected `:` after the key, found " + found(at: index), at: index)
-            }
-            index += 1
-            skipSpace()
+            let (key, keyStart) = try self.key(objectStart: objectStart)
             if readsTags, entries.isEmpty,
-                let tagged = try taggedValue(key: key, keyStart: keyStart, objectStart: objectStart, depth: depth)
+                let tagged = try taggedValue(key: key, objectStart: objectStart, depth: depth)
             {
                 return tagged
             }
@@ -197,30 +213,59 @@ private struct JSONParser {
                 index += 1
                 return .dictionary(entries)
             } else {
-                throw invalid("object", "expected `,` or `}`, found " + found(at: index), at: index)
+                throw unexpected("object", "`,` or `}`")
             }
         }
+    }
+
+    /// A key, its `:` and the space after it, in the object that starts at `objectStart`.
+    mutating func key(objectStart: Int) throws(PlistError) -> (key: String, start: Int) {
+        skipSpace()
+        guard index < text.count else { throw error(.truncated(what: "an object"), at: objectStart) }
+        guard text[index] == 0x22 else { throw unexpected("object", "a key in double quotes") }
+        let keyStart = index
+        let key = try string()
+        skipSpace()
+        guard index < text.count else { throw error(.truncated(what: "an object"), at: objectStart) }
+        guard text[index] == 0x3A else { throw unexpected("object", "`:` after the key") }
+        index += 1
+        skipSpace()
+        guard index < text.count else { throw error(.truncated(what: "an object"), at: objectStart) }
+        return (key, keyStart)
     }
 
     // MARK: Typed values
 
     /// The value of a typed object `{"$date": ...}` whose first key is `key`, or `nil` when the
     /// key is no tag. The tag must be the object's only key.
-    mutating func taggedValue(key: String, keyStart: Int, objectStart: Int, depth: Int) throws(PlistError) -> Plist? {
+    mutating func taggedValue(key: String, objectStart: Int, depth: Int) throws(PlistError) -> Plist? {
         guard key.utf8.first == 0x24, let tag = JSONTag(rawValue: key) else { return nil }
         let contentStart = index
         let content: Plist
-        if tag == .dictionary, index < text.count, text[index] == 0x7B {
+        if tag == .dictionary, text[index] == 0x7B {
             try count(contentBytes: 0, at: index)
             content = try object(depth: depth + 1, readsTags: false)
         } else {
             content = try value(depth: depth)
         }
+        try endOfTaggedValue(tag, objectStart: objectStart)
+        return try typed(tag, content, at: contentStart)
+    }
+
+    /// The `}` that must follow a typed value's content.
+    mutating func endOfTaggedValue(_ tag: JSONTag, objectStart: Int) throws(PlistError) {
         skipSpace()
-        guard index < text.count, text[index] == 0x7D else {
-            throw invalid(key, "a typed value must be the object's only key", at: index)
+        guard index < text.count else { throw error(.truncated(what: "an object"), at: objectStart) }
+        guard text[index] == 0x7D else {
+            throw invalid(tag.rawValue, "a typed value must be the object's only key", at: index)
         }
         index += 1
+    }
+
+    /// The typed value `tag` makes of `content`. Apart from `taggedValue`, so that the frames of
+    /// the recursion through nested typed values stay small.
+    func typed(_ tag: JSONTag, _ content: Plist, at contentStart: Int) throws(PlistError) -> Plist {
+        let key = tag.rawValue
         switch (tag, content) {
         case (.dictionary, .dictionary):
             return content
@@ -259,7 +304,7 @@ private struct JSONParser {
                 let bytes = text[contentStart..<index]
                 index += 1
                 guard let string = String(validating: bytes, as: UTF8.self) else {
-                    throw invalid("string", "invalid UTF-8", at: contentStart)
+                    throw invalid("string", "invalid UTF-8", at: firstInvalidUTF8(from: contentStart))
                 }
                 return string
             }
@@ -277,7 +322,7 @@ private struct JSONParser {
             case 0x22:
                 index += 1
                 guard let string = String(validating: scratch, as: UTF8.self) else {
-                    throw invalid("string", "invalid UTF-8", at: contentStart)
+                    throw invalid("string", "invalid UTF-8", at: firstInvalidUTF8(from: contentStart))
                 }
                 return string
             case 0x5C:
@@ -290,6 +335,21 @@ private struct JSONParser {
             }
         }
         throw error(.truncated(what: "a string"), at: quote)
+    }
+
+    /// Where the first byte that is not valid UTF-8 is, in the string whose text starts at
+    /// `contentStart` (escapes are ASCII, so checking the text as it is finds the same byte).
+    func firstInvalidUTF8(from contentStart: Int) -> Int {
+        var bytes = text[contentStart...].makeIterator()
+        var parser = Unicode.UTF8.ForwardParser()
+        var offset = contentStart
+        while true {
+            switch parser.parseScalar(from: &bytes) {
+            case .valid(let encoded): offset += encoded.count
+            case .error: return offset
+            case .emptyInput: return contentStart
+            }
+        }
     }
 
     mutating func escape() throws(PlistError) {

@@ -16,6 +16,7 @@ import Foundation
 /// written as `JSONValues` says (see `JSONTag` for the typed forms).
 enum JSONWriter {
     static func write(_ value: Plist, options: PlistWriteOptions) throws(PlistError) -> [UInt8] {
+        try OutputLimit(options).checkLeastSize(of: value, indentation: options.indentsJSON ? 2 : 0)
         var writer = JSONTextWriter(options: options)
         try writer.value(value, depth: 0)
         if options.indentsJSON { writer.out.append(0x0A) }
@@ -25,20 +26,18 @@ enum JSONWriter {
 
 private struct JSONTextWriter {
     let options: PlistWriteOptions
+    let limit: OutputLimit
     var out: [UInt8] = []
     var path: [String] = []
 
     init(options: PlistWriteOptions) {
         self.options = options
+        limit = OutputLimit(options)
         out.reserveCapacity(4096)
     }
 
     mutating func value(_ value: Plist, depth: Int) throws(PlistError) {
-        // Checked before every value, so the output passes the limit by at most one value, and
-        // a value sharing storage everywhere (2^40 leaves in a few bytes) stops at the limit.
-        guard out.count <= options.maxOutputBytes else {
-            throw PlistError(.outputTooLarge(limit: options.maxOutputBytes), at: 0)
-        }
+        try reserve((options.indentsJSON ? 2 * depth : 0) + Self.leastSize(of: value))
         switch value {
         case .string(let string): self.string(string)
         case .integer(let integer): append(integer.description)
@@ -124,6 +123,7 @@ private struct JSONTextWriter {
         var first = true
         for index in order {
             let (key, element) = entries.elements[index]
+            try reserve((options.indentsJSON ? 2 * depth + 2 : 0) + key.utf8.count + 4)
             if !first { append(",") }
             first = false
             newline(depth + 1)
@@ -158,6 +158,20 @@ private struct JSONTextWriter {
     }
 
     // MARK: Text
+
+    /// Throws `.outputTooLarge` unless `count` more bytes fit in `options.maxOutputBytes`.
+    func reserve(_ count: Int) throws(PlistError) {
+        try limit.check(written: out.count, adding: count)
+    }
+
+    /// The fewest bytes `value` takes: its quotes and text, its base64, or a bracket or digit.
+    static func leastSize(of value: Plist) -> Int {
+        switch value {
+        case .string(let string): string.utf8.count + 2
+        case .data(let data): data.count / 3 * 4 + 2
+        default: 1
+        }
+    }
 
     mutating func append(_ text: String) {
         out.append(contentsOf: text.utf8)

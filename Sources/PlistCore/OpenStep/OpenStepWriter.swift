@@ -24,6 +24,7 @@ import Foundation
 /// reader does).
 enum OpenStepWriter {
     static func write(_ value: Plist, options: PlistWriteOptions) throws(PlistError) -> [UInt8] {
+        try OutputLimit(options).checkLeastSize(of: value, indentation: 1)
         var writer = OpenStepTextWriter(options: options)
         try writer.value(value, depth: 0)
         writer.out.append(0x0A)
@@ -35,6 +36,7 @@ enum OpenStepWriter {
         guard case .dictionary(let entries) = value else {
             throw PlistError(.unrepresentable(keyPath: "", type: value.typeName, format: "a .strings file"), at: 0)
         }
+        try OutputLimit(options).checkLeastSize(of: value, indentation: 0)
         var writer = OpenStepTextWriter(options: options)
         for (key, element) in writer.ordered(entries) {
             writer.path.append(key)
@@ -49,6 +51,7 @@ enum OpenStepWriter {
                 }
                 text = string
             }
+            try writer.reserve(key.utf8.count + text.utf8.count + 8)
             writer.quoted(key)
             writer.append(" = ")
             writer.quoted(text)
@@ -61,21 +64,20 @@ enum OpenStepWriter {
 
 private struct OpenStepTextWriter {
     let options: PlistWriteOptions
+    let limit: OutputLimit
     var out: [UInt8] = []
     /// The keys and indexes down to the value being written, for error messages.
     var path: [String] = []
 
     init(options: PlistWriteOptions) {
         self.options = options
+        limit = OutputLimit(options)
         out.reserveCapacity(4096)
     }
 
+    /// Writes `value`, which is indented by `depth` tabs.
     mutating func value(_ value: Plist, depth: Int) throws(PlistError) {
-        // Checked before every value, so the output passes the limit by at most one value, and
-        // a value sharing storage everywhere (2^40 leaves in a few bytes) stops at the limit.
-        guard out.count <= options.maxOutputBytes else {
-            throw PlistError(.outputTooLarge(limit: options.maxOutputBytes), at: 0)
-        }
+        try reserve(depth + Self.leastSize(of: value))
         switch value {
         case .string(let string):
             self.string(string)
@@ -97,6 +99,7 @@ private struct OpenStepTextWriter {
             guard depth < options.maxDepth else { throw PlistError(.tooDeep(limit: options.maxDepth), at: 0) }
             append("{\n")
             for (key, element) in ordered(entries) {
+                try reserve(depth + 1 + key.utf8.count + 4)
                 indent(depth + 1)
                 string(key)
                 append(" = ")
@@ -161,6 +164,20 @@ private struct OpenStepTextWriter {
     }
 
     // MARK: Text
+
+    /// Throws `.outputTooLarge` unless `count` more bytes fit in `options.maxOutputBytes`.
+    func reserve(_ count: Int) throws(PlistError) {
+        try limit.check(written: out.count, adding: count)
+    }
+
+    /// The fewest bytes `value` takes: its text, its hex digits, or a bracket.
+    static func leastSize(of value: Plist) -> Int {
+        switch value {
+        case .string(let string): string.utf8.count
+        case .data(let data): data.count * 2 + data.count / 4 + 2
+        default: 1
+        }
+    }
 
     mutating func append(_ text: String) {
         out.append(contentsOf: text.utf8)

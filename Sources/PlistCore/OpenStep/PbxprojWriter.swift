@@ -5,14 +5,16 @@
 /// path, `<file> in <phase>` for build files, `Build configuration list for <isa> "<name>"`...).
 /// Strings are quoted unless they are made of `[A-Za-z0-9_$/:.]` only (Xcode quotes `-` too).
 enum PbxprojWriter {
-    static func write(_ value: Plist, projectName: String) throws(PlistError) -> [UInt8] {
+    static func write(_ value: Plist, projectName: String, options: PlistWriteOptions) throws(PlistError) -> [UInt8] {
         guard case .dictionary(let top) = value, case .dictionary(let objects)? = top["objects"] else {
             throw PlistError(
                 .unrepresentable(keyPath: "objects", type: value.typeName, format: "an Xcode project"), at: 0)
         }
-        var writer = ProjectWriter(objects: objects, projectName: projectName)
+        try OutputLimit(options).checkLeastSize(of: value, indentation: 0)
+        var writer = ProjectWriter(objects: objects, projectName: projectName, options: options)
         writer.out += "// !$*UTF8*$!\n{\n"
         for (key, entry) in top {
+            try writer.reserve(key.utf8.count + 4)
             writer.out += "\t" + ProjectWriter.quoted(key) + " = "
             if key == "objects" {
                 try writer.objectSections()
@@ -29,15 +31,19 @@ enum PbxprojWriter {
 private struct ProjectWriter {
     let objects: OrderedDictionary<String, Plist>
     let projectName: String
+    let maxDepth: Int
+    let limit: OutputLimit
     var out = ""
     /// The build phase each build file is in, by the build file's ID.
     let phaseOfBuildFile: [String: String]
     /// The object that uses each configuration list, by the list's ID.
     let ownerOfConfigurationList: [String: String]
 
-    init(objects: OrderedDictionary<String, Plist>, projectName: String) {
+    init(objects: OrderedDictionary<String, Plist>, projectName: String, options: PlistWriteOptions) {
         self.objects = objects
         self.projectName = projectName
+        maxDepth = options.maxDepth
+        limit = OutputLimit(options)
         var phases: [String: String] = [:]
         var owners: [String: String] = [:]
         for (id, object) in objects {
@@ -58,15 +64,10 @@ private struct ProjectWriter {
             out += "\n/* Begin \(isa) section */\n"
             for id in sections[isa]!.sorted() {
                 let object = objects[id]!
+                try reserve(id.utf8.count + 8)
                 out += "\t\t" + reference(id) + " = "
-                if isa == "PBXBuildFile" || isa == "PBXFileReference", case .dictionary(let entries) = object {
-                    out += "{"
-                    for (key, entry) in ordered(entries) {
-                        out += Self.quoted(key) + " = "
-                        singleLine(entry)
-                        out += "; "
-                    }
-                    out += "}"
+                if isa == "PBXBuildFile" || isa == "PBXFileReference", case .dictionary = object {
+                    try singleLine(object, depth: 2)
                 } else {
                     try value(object, depth: 2)
                 }
@@ -88,10 +89,12 @@ private struct ProjectWriter {
     /// Writes `value`; object IDs get their comments when `annotates` (Xcode writes none in a
     /// project's `attributes`, nor for `remoteGlobalIDString`, an ID in another project).
     mutating func value(_ value: Plist, depth: Int, annotates: Bool = true) throws(PlistError) {
+        try reserve(depth + Self.leastSize(of: value))
         let indent = String(repeating: "\t", count: depth)
         switch value {
         case .string(let string): out += annotates ? reference(string) : Self.quoted(string)
         case .array(let elements):
+            guard depth < maxDepth else { throw PlistError(.tooDeep(limit: maxDepth), at: 0) }
             out += "(\n"
             for element in elements {
                 out += indent + "\t"
@@ -100,8 +103,10 @@ private struct ProjectWriter {
             }
             out += indent + ")"
         case .dictionary(let entries):
+            guard depth < maxDepth else { throw PlistError(.tooDeep(limit: maxDepth), at: 0) }
             out += "{\n"
             for (key, entry) in ordered(entries) {
+                try reserve(depth + 1 + key.utf8.count + 4)
                 out += indent + "\t" + Self.quoted(key) + " = "
                 let plain = !annotates || key == "attributes" || key == "remoteGlobalIDString"
                 try self.value(entry, depth: depth + 1, annotates: !plain)
@@ -113,20 +118,26 @@ private struct ProjectWriter {
         }
     }
 
-    mutating func singleLine(_ value: Plist) {
+    /// Writes `value` on one line, as Xcode writes build files and file references; `depth`
+    /// counts the containers around it.
+    mutating func singleLine(_ value: Plist, depth: Int) throws(PlistError) {
+        try reserve(Self.leastSize(of: value))
         switch value {
         case .array(let elements):
+            guard depth < maxDepth else { throw PlistError(.tooDeep(limit: maxDepth), at: 0) }
             out += "("
             for element in elements {
-                singleLine(element)
+                try singleLine(element, depth: depth + 1)
                 out += ", "
             }
             out += ")"
         case .dictionary(let entries):
+            guard depth < maxDepth else { throw PlistError(.tooDeep(limit: maxDepth), at: 0) }
             out += "{"
             for (key, entry) in ordered(entries) {
+                try reserve(key.utf8.count + 5)
                 out += Self.quoted(key) + " = "
-                singleLine(entry)
+                try singleLine(entry, depth: depth + 1)
                 out += "; "
             }
             out += "}"
@@ -135,20 +146,35 @@ private struct ProjectWriter {
         }
     }
 
+    /// Throws `.outputTooLarge` unless `count` more bytes fit in `options.maxOutputBytes`.
+    func reserve(_ count: Int) throws(PlistError) {
+        try limit.check(written: out.utf8.count, adding: count)
+    }
+
+    /// The fewest bytes `value` takes: its text or a bracket.
+    static func leastSize(of value: Plist) -> Int {
+        if case .string(let string) = value { string.utf8.count } else { 1 }
+    }
+
     /// A string, with the `/* comment */` Xcode puts after the ID of an object that has one.
     func reference(_ string: String) -> String {
         guard objects[string] != nil, let comment = comment(for: string) else { return Self.quoted(string) }
         return string + " /* " + comment + " */"
     }
 
-    func comment(for id: String) -> String? {
+    /// The comment after `id`; `nested` when it goes inside a build file's comment, which then
+    /// names no further build file (so that build files naming each other end).
+    func comment(for id: String, nested: Bool = false) -> String? {
         guard let object = objects[id], let isa = object["isa"]?.string else { return nil }
+        if nested, isa == "PBXBuildFile" { return nil }
         let name = object["name"]?.string
         switch isa {
         case "PBXProject": return "Project object"
         case "PBXBuildFile":
-            let file = (object["fileRef"]?.string ?? object["productRef"]?.string).flatMap { comment(for: $0) }
-            let phase = phaseOfBuildFile[id].flatMap { comment(for: $0) }
+            let file = (object["fileRef"]?.string ?? object["productRef"]?.string).flatMap {
+                comment(for: $0, nested: true)
+            }
+            let phase = phaseOfBuildFile[id].flatMap { comment(for: $0, nested: true) }
             return "\(file ?? "(null)") in \(phase ?? "(null)")"
         case "XCConfigurationList":
             guard let owner = ownerOfConfigurationList[id], let ownerObject = objects[owner] else { return nil }

@@ -31,10 +31,13 @@ enum SourceCode {
 
     // MARK: Swift
 
-    static func swift(_ value: Plist, name: String, fileName: String) -> [UInt8] {
+    static func swift(_ value: Plist, name: String, fileName: String, options: PlistWriteOptions) throws(PlistError)
+        -> [UInt8]
+    {
         var text = "/// Generated from \(fileName) by plistconv.\nimport Foundation\n\n"
         text += "let \(name): \(swiftType(of: value)) = "
-        appendSwift(value, indent: "", to: &text)
+        try OutputLimit(options).checkLeastSize(of: value, indentation: 4)
+        try appendSwift(value, indent: "", depth: 0, to: &text, limits: Limits(options))
         text += "\n"
         return Array(text.utf8)
     }
@@ -53,7 +56,10 @@ enum SourceCode {
         }
     }
 
-    private static func appendSwift(_ value: Plist, indent: String, to text: inout String) {
+    private static func appendSwift(_ value: Plist, indent: String, depth: Int, to text: inout String, limits: Limits)
+        throws(PlistError)
+    {
+        try limits.check(value, depth: depth, text: text, indent: indent)
         let inner = indent + "    "
         switch value {
         case .string(let string): text += swiftString(string)
@@ -77,7 +83,7 @@ enum SourceCode {
             text += "[\n"
             for element in elements {
                 text += inner
-                appendSwift(element, indent: inner, to: &text)
+                try appendSwift(element, indent: inner, depth: depth + 1, to: &text, limits: limits)
                 text += nestedAnnotation(element) + ",\n"
             }
             text += indent + "]"
@@ -89,7 +95,7 @@ enum SourceCode {
             text += "[\n"
             for (key, element) in entries {
                 text += inner + swiftString(key) + ": "
-                appendSwift(element, indent: inner, to: &text)
+                try appendSwift(element, indent: inner, depth: depth + 1, to: &text, limits: limits)
                 text += nestedAnnotation(element) + ",\n"
             }
             text += indent + "]"
@@ -131,11 +137,14 @@ enum SourceCode {
 
     // MARK: Objective-C
 
-    static func objc(_ value: Plist, name: String, fileName: String) throws(PlistError) -> [UInt8] {
+    static func objc(_ value: Plist, name: String, fileName: String, options: PlistWriteOptions) throws(PlistError)
+        -> [UInt8]
+    {
         var text = "/// Generated from \(fileName) by plistconv.\n#import <Foundation/Foundation.h>\n\n"
         text += "\(objcType(of: value)) const \(name) = "
+        try OutputLimit(options).checkLeastSize(of: value, indentation: 4)
         var path: [String] = []
-        try appendObjC(value, indent: "", path: &path, to: &text)
+        try appendObjC(value, indent: "", path: &path, to: &text, limits: Limits(options))
         text += ";\n"
         return Array(text.utf8)
     }
@@ -155,9 +164,10 @@ enum SourceCode {
         }
     }
 
-    private static func appendObjC(_ value: Plist, indent: String, path: inout [String], to text: inout String)
-        throws(PlistError)
-    {
+    private static func appendObjC(
+        _ value: Plist, indent: String, path: inout [String], to text: inout String, limits: Limits
+    ) throws(PlistError) {
+        try limits.check(value, depth: path.count, text: text, indent: indent)
         let inner = indent + "    "
         switch value {
         case .string(let string): text += "@" + objcString(string)
@@ -173,7 +183,7 @@ enum SourceCode {
             for (index, element) in elements.enumerated() {
                 text += inner
                 path.append(String(index))
-                try appendObjC(element, indent: inner, path: &path, to: &text)
+                try appendObjC(element, indent: inner, path: &path, to: &text, limits: limits)
                 path.removeLast()
                 text += ",\n"
             }
@@ -183,7 +193,7 @@ enum SourceCode {
             for (key, element) in entries {
                 text += inner + "@" + objcString(key) + " : "
                 path.append(key)
-                try appendObjC(element, indent: inner, path: &path, to: &text)
+                try appendObjC(element, indent: inner, path: &path, to: &text, limits: limits)
                 path.removeLast()
                 text += ",\n"
             }
@@ -214,6 +224,32 @@ enum SourceCode {
             }
         }
         return text + "\""
+    }
+
+    /// `PlistWriteOptions.maxDepth` and `maxOutputBytes` for source code.
+    private struct Limits {
+        let maxDepth: Int
+        let output: OutputLimit
+
+        init(_ options: PlistWriteOptions) {
+            maxDepth = options.maxDepth
+            output = OutputLimit(options)
+        }
+
+        /// Throws `.tooDeep` for a container inside `depth` others past the depth limit, and
+        /// `.outputTooLarge` unless `value` at least (its text, or a bracket) fits after `text`.
+        func check(_ value: Plist, depth: Int, text: String, indent: String) throws(PlistError) {
+            let size: Int
+            switch value {
+            case .string(let string): size = string.utf8.count + 2
+            case .data(let data): size = data.count / 3 * 4
+            case .array, .dictionary:
+                guard depth < maxDepth else { throw PlistError(.tooDeep(limit: maxDepth), at: 0) }
+                size = 2
+            default: size = 1
+            }
+            try output.check(written: text.utf8.count, adding: indent.utf8.count + size)
+        }
     }
 
     private static func hex(_ byte: UInt8) -> String {

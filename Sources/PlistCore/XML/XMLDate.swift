@@ -8,12 +8,16 @@
 /// - Years outside 1...9999 are written as they come: `0000-12-31T23:59:59Z`, `-002-12-31…`
 ///   (`%04d` of -2), `10000-01-01T00:00:00Z`; years above 2^31 - 1 stick at 2147483647.
 /// - Rounding inside CF's `fmod` can give second 60: -1e-300 → `2000-12-31T23:59:60Z`.
+/// - Except: negative values closer to 0 than 1e-300 are written as -1e-300 is. For them CF's
+///   divisions underflow to -0 and it writes a second 60 in the wrong minute or day
+///   (-5e-324 → `2001-01-01T00:00:60Z`, which reads back a minute after 2001; found by fuzzing).
 /// - NaN, infinite and huge values overflow CF's integer conversions, which x86-64 turns into
 ///   the "integer indefinite" value (Int64.min, Int32.min); CF then stores hour and minute in
 ///   `SInt8`, so NaN is written `2030437302-06-07T24:60:-2147483648Z`. (An arm64 build of
 ///   CoreFoundation converts differently and would write other text for those values.)
 enum XMLDate {
-    static func append(secondsSinceReference at: Double, to out: inout [UInt8]) {
+    static func append(secondsSinceReference seconds: Double, to out: inout [UInt8]) {
+        let at = seconds < 0 && seconds > -1e-300 ? -1e-300 : seconds
         let absolute = convertToInt64(floorDivide(at, 86_400))
         var (year, month, day) = ymd(fromAbsolute: absolute)
         if Int64(Int32.max) - 2001 < year { year = Int64(Int32.max) - 2001 }

@@ -17,6 +17,7 @@ import Foundation
 /// `<integer>n</integer>`, `</dict>` on four lines.
 enum XMLWriter {
     static func write(_ value: Plist, options: PlistWriteOptions) throws(PlistError) -> [UInt8] {
+        try OutputLimit(options).checkLeastSize(of: value, indentation: 1)
         var writer = Writer(options: options)
         writer.out.reserveCapacity(4096)
         writer.out.append(contentsOf: header.utf8)

@@ -1,0 +1,113 @@
+/// `PlistWriteOptions.maxOutputBytes` as the text writers apply it.
+///
+/// A value whose arrays and dictionaries share storage (as a binary file's shared references
+/// make them) is written in full by the text formats, so a few hundred bytes can stand for 2^64
+/// leaves. Writers refuse such a value in two steps:
+/// - before writing, `checkLeastSize` measures the fewest bytes the value can take (content,
+///   one separator per value, indentation), once per shared storage, and refuses at once
+///   a value that is sure to pass the limit, however many times its parts are shared;
+/// - while writing, `check` runs before every value and key with the bytes it will take at
+///   least, so the output passes the limit by at most one value's brackets and escapes.
+struct OutputLimit {
+    let maxBytes: Int
+    let maxDepth: Int
+
+    init(_ options: PlistWriteOptions) {
+        maxBytes = options.maxOutputBytes
+        maxDepth = options.maxDepth
+    }
+
+    var error: PlistError { PlistError(.outputTooLarge(limit: maxBytes), at: 0) }
+
+    /// Throws `.outputTooLarge` unless `count` more bytes after `written` stay within the limit.
+    func check(written: Int, adding count: Int) throws(PlistError) {
+        guard count <= maxBytes - written else { throw error }
+    }
+
+    /// Throws `.outputTooLarge` when `value` is sure to take more bytes than the limit in a
+    /// layout that indents each level of nesting by `indentation` bytes (0 for layouts without
+    /// indentation). Containers nested deeper than `maxDepth` are not measured: the writer
+    /// refuses them.
+    func checkLeastSize(of value: Plist, indentation: Int) throws(PlistError) {
+        var measure = LeastSize(
+            cap: maxBytes == .max ? .max : maxBytes + 1, indentation: indentation, maxDepth: maxDepth)
+        guard measure.size(of: value, depth: 0).bytes <= maxBytes else { throw error }
+    }
+}
+
+/// The fewest bytes a value takes in any text format, with sums that stop at `cap`.
+private struct LeastSize {
+    /// Bytes and values of a subtree written at depth 0; at depth `d` it takes
+    /// `bytes + values * d * indentation` bytes.
+    struct Size {
+        var bytes: Int
+        var values: Int
+    }
+
+    let cap: Int
+    let indentation: Int
+    let maxDepth: Int
+    /// The sizes of the containers measured so far, by their storage (so that a container
+    /// shared 2^64 times is measured once).
+    var sizes: [StorageIdentity: Size] = [:]
+
+    init(cap: Int, indentation: Int, maxDepth: Int) {
+        self.cap = cap
+        self.indentation = indentation
+        self.maxDepth = maxDepth
+    }
+
+    /// The size of `value` as written at depth 0; `depth` is where it stands, for the depth limit.
+    mutating func size(of value: Plist, depth: Int) -> Size {
+        switch value {
+        case .string(let string): return Size(bytes: string.utf8.count, values: 1)
+        case .data(let data): return Size(bytes: data.count, values: 1)
+        case .array(let elements):
+            guard depth < maxDepth, !elements.isEmpty else { return Size(bytes: 2, values: 1) }
+            let identity = StorageIdentity(elements)
+            if let identity, let known = sizes[identity] { return known }
+            var total = Size(bytes: 1, values: 1)
+            for element in elements {
+                // Measured before `add` is called: a call to a method of `self` in progress
+                // holds a copy of `sizes`, and inserting would then copy the whole dictionary.
+                let child = size(of: element, depth: depth + 1)
+                add(child, to: &total)
+                if total.bytes == cap { break }
+            }
+            if let identity { sizes[identity] = total }
+            return total
+        case .dictionary(let entries):
+            guard depth < maxDepth, !entries.isEmpty else { return Size(bytes: 2, values: 1) }
+            let identity = StorageIdentity(entries)
+            if let identity, let known = sizes[identity] { return known }
+            var total = Size(bytes: 1, values: 1)
+            for (key, element) in entries {
+                add(Size(bytes: key.utf8.count, values: 0), to: &total)
+                let child = size(of: element, depth: depth + 1)
+                add(child, to: &total)
+                if total.bytes == cap { break }
+            }
+            if let identity { sizes[identity] = total }
+            return total
+        default: return Size(bytes: 1, values: 1)
+        }
+    }
+
+    /// Adds a child: one level deeper than its container, and followed by a separator (or, for
+    /// the last one, by the closing bracket; the container starts with 1 byte, its opening one).
+    private func add(_ child: Size, to total: inout Size) {
+        let indent = multiply(child.values, indentation)
+        total.bytes = sum(sum(total.bytes, child.bytes), sum(indent, 1))
+        total.values = sum(total.values, child.values)
+    }
+
+    private func sum(_ a: Int, _ b: Int) -> Int {
+        let (result, overflow) = a.addingReportingOverflow(b)
+        return overflow || result > cap ? cap : result
+    }
+
+    private func multiply(_ a: Int, _ b: Int) -> Int {
+        let (result, overflow) = a.multipliedReportingOverflow(by: b)
+        return overflow || result > cap ? cap : result
+    }
+}
