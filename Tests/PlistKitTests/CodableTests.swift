@@ -159,6 +159,41 @@ let samplePerson = Person(
         #expect(format == .xml)
     }
 
+    /// A value that hands out containers and fills them after later siblings, and sets keys again.
+    private struct LateContainers: Encodable {
+        enum Key: String, CodingKey { case list, first, again, child, last }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: Key.self)
+            var list = container.nestedUnkeyedContainer(forKey: .list)
+            try container.encode(1, forKey: .first)
+            try list.encode("a")
+            var child = container.nestedContainer(keyedBy: Key.self, forKey: .child)
+            try container.encode("value", forKey: .again)
+            _ = container.nestedUnkeyedContainer(forKey: .again)  // replaces the value
+            try container.encode(2, forKey: .first)  // keeps its place
+            var inner = list.nestedUnkeyedContainer()
+            try list.encode("b")
+            try inner.encode(true)
+            try child.encode(3.5, forKey: .last)
+            try container.encode("end", forKey: .last)
+        }
+    }
+
+    @Test(arguments: [PlistFormat.binary, .xml])
+    func containersFilledLateAreInTheirPlaces(format: PlistFormat) throws {
+        let expected: Plist = [
+            "list": ["a", [true], "b"], "first": 2, "child": ["last": 3.5], "again": [], "last": "end",
+        ]
+        let encoder = PlistEncoder()
+        encoder.outputFormat = format
+        let value = try Plist(bytes: [UInt8](try encoder.encode(LateContainers())))
+        #expect(value == expected)
+        // A key set again keeps its first place (the XML writer sorts keys, as Foundation's does).
+        let tree = try encoder.encodeToPlist(LateContainers())
+        #expect(tree.dictionary.map { Array($0.keys) } == ["list", "first", "child", "again", "last"])
+    }
+
     // MARK: Errors
 
     private struct Small: Codable { var value: Int8 }
