@@ -16,3 +16,13 @@ extension Plist {
         try self.init(xml: bytes.span, options: options)
     }
 }
+
+extension Plist {
+    /// Where the value at `path`, or the deepest value on it, begins in an XML property list
+    /// that reads: its line, and the column where its start tag ends.
+    package static func position(of path: [PlistPathStep], inXML bytes: Span<UInt8>, options: PlistReadOptions)
+        -> TextPosition?
+    {
+        XMLReader.position(of: path, in: bytes, options: options)
+    }
+}

@@ -9,19 +9,43 @@ import PlistCore
 /// are refused (any DTD declaration is an error), so nothing in the input can amplify it.
 enum XMLReader {
     static func read(_ bytes: Span<UInt8>, options: PlistReadOptions) throws(PlistError) -> Plist {
+        var state = XMLParseState(builder: XMLTreeBuilder(options: options))
+        try parse(bytes, options: options, into: &state)
+        do throws(Rejection) {
+            return try state.builder.finish()
+        } catch {
+            throw PlistError(error.kind, at: bytes.count)
+        }
+    }
+
+    /// Where the value at `path` (or the deepest value on it) begins: the line, and the column
+    /// where libxml2 finished reading its start tag.
+    static func position(of path: [PlistPathStep], in bytes: Span<UInt8>, options: PlistReadOptions) -> TextPosition? {
+        var builder = XMLTreeBuilder(options: options)
+        builder.locator = PathLocator(path: path)
+        var state = XMLParseState(builder: builder)
+        try? parse(bytes, options: options, into: &state)
+        return state.builder.locator?.mark
+    }
+
+    /// Runs libxml2 over `bytes`, its events going to `state`'s tree builder.
+    private static func parse(
+        _ bytes: Span<UInt8>, options: PlistReadOptions, into state: inout XMLParseState
+    ) throws(PlistError) {
         guard !bytes.isEmpty else { throw PlistError(.emptyInput, at: 0) }
         // UTF-16 and UTF-32 (with or without a byte-order mark) are turned into UTF-8 here, and
         // libxml2 told to ignore the encoding the document declares; libxml2 handles the rest.
         if let (encoding, markLength) = UnicodeText.wideEncoding(of: bytes) {
             let utf8 = try UnicodeText.utf8(from: bytes, encoding: encoding, markLength: markLength)
-            return try parse(utf8.span, options: options, ignoringDeclaredEncoding: true)
+            return try parseUTF8(utf8.span, options: options, ignoringDeclaredEncoding: true, into: &state)
         }
-        return try parse(bytes, options: options, ignoringDeclaredEncoding: false)
+        try parseUTF8(bytes, options: options, ignoringDeclaredEncoding: false, into: &state)
     }
 
-    private static func parse(
-        _ bytes: Span<UInt8>, options: PlistReadOptions, ignoringDeclaredEncoding: Bool
-    ) throws(PlistError) -> Plist {
+    private static func parseUTF8(
+        _ bytes: Span<UInt8>, options: PlistReadOptions, ignoringDeclaredEncoding: Bool,
+        into state: inout XMLParseState
+    ) throws(PlistError) {
         // CoreFoundation accepts white space before `<?xml`, which XML itself does not: skip it
         // (after a UTF-8 byte-order mark) and report positions in the original text.
         var start = bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF ? 3 : 0
@@ -40,9 +64,10 @@ enum XMLReader {
             throw PlistError(.malformedXML("XML documents over 2 GiB are not supported"), at: 0)
         }
 
+        state.shift = TextShift(
+            lines: skippedLines, firstLineColumns: start == index ? index - lineStart : 0)
         raiseDepthLimit(to: options.maxDepth)
         plist_silence_xml_messages()
-        var state = XMLParseState(builder: XMLTreeBuilder(options: options))
         var handler = unsafe saxHandler()
         let flags = XML_PARSE_NONET.rawValue | (ignoringDeclaredEncoding ? XML_PARSE_IGNORE_ENC.rawValue : 0)
         // SAFETY: `state`, `handler` and the input bytes stay in place for the whole parse, which
@@ -79,17 +104,8 @@ enum XMLReader {
         guard created else { throw PlistError(.malformedXML("out of memory"), at: 0) }
         if var error = state.error {
             error.byteOffset += start
-            if let position = error.position {
-                error.position = TextPosition(
-                    line: position.line + skippedLines,
-                    column: position.column + (position.line == 1 && start == index ? index - lineStart : 0))
-            }
+            error.position = error.position.map(state.shift.apply)
             throw error
-        }
-        do throws(Rejection) {
-            return try state.builder.finish()
-        } catch {
-            throw PlistError(error.kind, at: bytes.count)
         }
     }
 
@@ -158,6 +174,9 @@ enum XMLReader {
     /// libxml2 interns element names, so each name arrives at one address: remember them.
     var names: [(address: UInt, element: XMLTreeBuilder.Element)] = []
 
+    /// How positions in the text libxml2 reads map to the input, where white space was skipped.
+    var shift = TextShift(lines: 0, firstLineColumns: 0)
+
     init(builder: XMLTreeBuilder) { self.builder = builder }
 
     static func at(_ context: UnsafeMutableRawPointer) -> UnsafeMutablePointer<XMLParseState> {
@@ -169,7 +188,8 @@ enum XMLReader {
         guard let element = unsafe element(named: name) else {
             return fail(.unknownElement(unsafe String(cString: name)))
         }
-        do { try builder.start(element) } catch { fail(error.kind) }
+        let position = builder.locator == nil ? nil : self.position
+        do throws(Rejection) { try builder.start(element, at: position) } catch { fail(error.kind) }
     }
 
     mutating func end(_ name: UnsafePointer<xmlChar>) {
@@ -199,6 +219,7 @@ enum XMLReader {
 
     private mutating func fail(_ kind: PlistError.Kind) {
         guard !failed else { return }
+        // Unshifted: `parse` shifts the error's position.
         var position: TextPosition?
         if let parser = unsafe parser {
             position = TextPosition(
@@ -213,6 +234,14 @@ enum XMLReader {
         failed = true
     }
 
+    /// Where libxml2 is in the input.
+    private var position: TextPosition? {
+        guard let parser = unsafe parser else { return nil }
+        return shift.apply(
+            TextPosition(
+                line: Int(unsafe xmlSAX2GetLineNumber(parser)), column: Int(unsafe xmlSAX2GetColumnNumber(parser))))
+    }
+
     private var consumed: Int {
         guard let parser = unsafe parser else { return 0 }
         return Int(unsafe xmlByteConsumed(parser))
@@ -224,5 +253,17 @@ enum XMLReader {
         guard let element = XMLTreeBuilder.Element(rawValue: unsafe String(cString: name)) else { return nil }
         names.append((address, element))
         return element
+    }
+}
+
+/// White space skipped before `<?xml` moves the positions libxml2 reports: by whole lines, and
+/// on its first line by the columns skipped on the line where the document starts.
+struct TextShift {
+    var lines: Int
+    var firstLineColumns: Int
+
+    func apply(_ position: TextPosition) -> TextPosition {
+        TextPosition(
+            line: position.line + lines, column: position.column + (position.line == 1 ? firstLineColumns : 0))
     }
 }

@@ -38,9 +38,13 @@ struct XMLTreeBuilder {
     private var objectCount = 0
     private var contentBytes = 0
 
+    /// Set to find where a value begins.
+    var locator: PathLocator<TextPosition>?
+
     init(options: PlistReadOptions) { self.options = options }
 
-    mutating func start(_ element: Element) throws(Rejection) {
+    /// An element starts; `position`, where it is, is needed only by the locator.
+    mutating func start(_ element: Element, at position: TextPosition? = nil) throws(Rejection) {
         if let parent = open.last {
             if parent.isLeaf { throw Rejection(.misplacedElement(element.rawValue, parent: parent.rawValue)) }
             if element == .plist { throw Rejection(.misplacedElement("plist", parent: parent.rawValue)) }
@@ -55,6 +59,13 @@ struct XMLTreeBuilder {
             if let key = dictionaries[dictionaries.count - 1].pendingKey { throw Rejection(.keyWithoutValue(key)) }
         default:
             try checkValuePosition(element)
+            if let position, locator != nil {
+                if open.last == .dict, let key = dictionaries[dictionaries.count - 1].pendingKey {
+                    locator!.enter(.key(key), depth: containerDepth, at: position)
+                } else if open.last == .array {
+                    locator!.enter(.index(arrays[arrays.count - 1].count), depth: containerDepth, at: position)
+                }
+            }
         }
         if element == .dict || element == .array {
             containerDepth += 1

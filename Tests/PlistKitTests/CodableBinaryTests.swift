@@ -1,5 +1,6 @@
 import Foundation
 import PlistKit
+import TestSupport
 import Testing
 
 /// The decoder reads binary files object by object, without building the tree first: its
@@ -27,15 +28,6 @@ import Testing
         try #require(bytes.firstRange(of: object)).lowerBound
     }
 
-    private func context(_ error: DecodingError) -> DecodingError.Context? {
-        switch error {
-        case .typeMismatch(_, let context), .dataCorrupted(let context), .valueNotFound(_, let context),
-            .keyNotFound(_, let context):
-            context
-        @unknown default: nil
-        }
-    }
-
     @Test func aValueOfAnotherTypeIsReportedAtItsByte() throws {
         let bytes = try Plist.dictionary(["items": [["value": 1], ["value": "x"]]]).binaryBytes()
         let error = try #require(throws: DecodingError.self) { try PlistDecoder().decode(Wrapper.self, from: bytes) }
@@ -52,16 +44,16 @@ import Testing
             try PlistDecoder().decode(Wrapper.self, from: try Plist.dictionary(["items": [[1]]]).binaryBytes())
         }
         #expect(
-            self.context(nested)?.debugDescription.hasPrefix(
+            nested.context?.debugDescription.hasPrefix(
                 "Expected to decode Dictionary<String, Any> but found an array instead, at byte ") == true)
     }
 
     @Test func aNumberThatDoesNotFitIsReportedAtItsByte() throws {
         let bytes = try Plist.dictionary(["items": [["value": 1], ["value": 300]]]).binaryBytes()
         let error = try #require(throws: DecodingError.self) { try PlistDecoder().decode(Wrapper.self, from: bytes) }
-        #expect(context(error)?.codingPath.map(\.stringValue) == ["items", "Index 1", "value"])
+        #expect(error.context?.codingPath.map(\.stringValue) == ["items", "Index 1", "value"])
         #expect(
-            context(error)?.debugDescription
+            error.context?.debugDescription
                 == "Parsed property list number <300> does not fit in Int8, at byte \(try offset(of: [0x11, 0x01, 0x2C], in: bytes))."
         )
     }
@@ -96,7 +88,7 @@ import Testing
     @Test func aCycleIsRefused() throws {
         let data = bplist([[0xD1, 1, 2], [0x58] + Array("children".utf8), [0xA1, 0]])
         let error = try #require(throws: DecodingError.self) { try PlistDecoder().decode(Node.self, from: data) }
-        #expect((context(error)?.underlyingError as? PlistError) == PlistError(.cycle(object: 0), at: 8))
+        #expect((error.context?.underlyingError as? PlistError) == PlistError(.cycle(object: 0), at: 8))
         #expect(throws: PlistError(.cycle(object: 0), at: 8)) { try Plist(binary: [UInt8](data)) }
     }
 
@@ -106,7 +98,7 @@ import Testing
         for _ in 0..<300 { value = ["children": [value]] }
         let bytes = try value.binaryBytes(options: .init(maxDepth: 1000))
         let error = try #require(throws: DecodingError.self) { try PlistDecoder().decode(Node.self, from: bytes) }
-        #expect((context(error)?.underlyingError as? PlistError)?.kind == .tooDeep(limit: 512))
+        #expect((error.context?.underlyingError as? PlistError)?.kind == .tooDeep(limit: 512))
         let decoder = PlistDecoder()
         decoder.readOptions.maxDepth = 1000
         #expect(try decoder.decode(Node.self, from: bytes).children.count == 1)
@@ -136,7 +128,7 @@ import Testing
         let start = clock.now
         let error = try #require(throws: DecodingError.self) { try PlistDecoder().decode(Fan.self, from: bytes) }
         #expect(clock.now - start < .seconds(1))
-        #expect((context(error)?.underlyingError as? PlistError)?.kind == .tooManyObjects(limit: 1 << 24))
+        #expect((error.context?.underlyingError as? PlistError)?.kind == .tooManyObjects(limit: 1 << 24))
         var small: Plist = 1
         for _ in 0..<10 { small = [small, small] }
         let decoder = PlistDecoder()

@@ -16,40 +16,53 @@ import Foundation
 /// The text is UTF-8 (a byte-order mark is skipped; UTF-16 and UTF-32 are transcoded first).
 enum JSONReader {
     static func read(_ input: [UInt8], options: PlistReadOptions) throws(PlistError) -> Plist {
-        guard !input.isEmpty else { throw PlistError(.emptyInput, at: 0) }
-        var text = input
-        var start = 0
-        if let (encoding, markLength) = UnicodeText.wideEncoding(of: input.span) {
-            text = try UnicodeText.utf8(from: input.span, encoding: encoding, markLength: markLength)
-        } else if input.count >= 3, input[0] == 0xEF, input[1] == 0xBB, input[2] == 0xBF {
-            start = 3
-        }
-        var parser = JSONParser(text: text, start: start, options: options)
-        parser.skipSpace()
-        let value = try parser.value(depth: 0)
-        parser.skipSpace()
-        guard parser.index == text.count else {
-            throw parser.invalid(
-                "JSON", "more text after the top-level value: " + parser.found(at: parser.index), at: parser.index)
-        }
-        return value
+        var parser = try JSONParser(input: input, options: options)
+        return try parser.document()
+    }
+
+    /// Where the value at `path` (or the deepest value on it) begins in the JSON text.
+    static func position(of path: [PlistPathStep], in input: [UInt8], options: PlistReadOptions) -> TextPosition? {
+        guard var parser = try? JSONParser(input: input, options: options) else { return nil }
+        parser.locator = PathLocator(path: path)
+        _ = try? parser.document()
+        return parser.locator?.mark.map { TextPosition(of: $0, in: parser.text, from: parser.start) }
     }
 }
 
 private struct JSONParser {
-    let text: [UInt8]
-    let start: Int
+    var text: [UInt8]
+    var start: Int
     let options: PlistReadOptions
     var index: Int
     var objects = 0
     var contentBytes = 0
     var scratch: [UInt8] = []
+    /// Set to find where a value begins.
+    var locator: PathLocator<Int>?
 
-    init(text: [UInt8], start: Int, options: PlistReadOptions) {
-        self.text = text
-        self.start = start
+    /// A parser at the start of `input`, transcoded to UTF-8 when it is UTF-16 or UTF-32.
+    init(input: [UInt8], options: PlistReadOptions) throws(PlistError) {
+        guard !input.isEmpty else { throw PlistError(.emptyInput, at: 0) }
+        text = input
+        start = 0
+        if let (encoding, markLength) = UnicodeText.wideEncoding(of: input.span) {
+            text = try UnicodeText.utf8(from: input.span, encoding: encoding, markLength: markLength)
+        } else if input.count >= 3, input[0] == 0xEF, input[1] == 0xBB, input[2] == 0xBF {
+            start = 3
+        }
         self.options = options
         index = start
+    }
+
+    /// The value of the whole text.
+    mutating func document() throws(PlistError) -> Plist {
+        skipSpace()
+        let value = try self.value(depth: 0)
+        skipSpace()
+        guard index == text.count else {
+            throw invalid("JSON", "more text after the top-level value: " + found(at: index), at: index)
+        }
+        return value
     }
 
     // MARK: Errors and limits
@@ -131,6 +144,7 @@ private struct JSONParser {
         while true {
             skipSpace()
             guard index < text.count else { throw error(.truncated(what: "an array"), at: arrayStart) }
+            locator?.enter(.index(elements.count), depth: depth, at: index)
             elements.append(try value(depth: depth))
             skipSpace()
             guard index < text.count else { throw error(.truncated(what: "an array"), at: arrayStart) }
@@ -204,6 +218,7 @@ private struct JSONParser {
                 return tagged
             }
             try add(contentBytes: key.utf8.count, at: keyStart)
+            locator?.enter(.key(key), depth: depth, at: index)
             entries[key] = try value(depth: depth)
             skipSpace()
             guard index < text.count else { throw error(.truncated(what: "an object"), at: objectStart) }

@@ -18,18 +18,18 @@ enum OpenStepReader {
     static func read(_ input: [UInt8], options: PlistReadOptions) throws(PlistError) -> (
         value: Plist, isStringsFile: Bool
     ) {
-        guard !input.isEmpty else { throw PlistError(.emptyInput, at: 0) }
-        var text = input
-        var start = 0
-        if let (encoding, markLength) = UnicodeText.wideEncoding(of: input.span) {
-            text = try UnicodeText.utf8(from: input.span, encoding: encoding, markLength: markLength)
-        } else if input.count >= 3, input[0] == 0xEF, input[1] == 0xBB, input[2] == 0xBF {
-            start = 3
-        }
-        var parser = OpenStepParser(text: text, start: start, options: options)
+        var parser = try OpenStepParser(input: input, options: options)
         try parser.validateUTF8()
         let value = try parser.document()
         return (value, parser.isStringsFile)
+    }
+
+    /// Where the value at `path` (or the deepest value on it) begins in the text.
+    static func position(of path: [PlistPathStep], in input: [UInt8], options: PlistReadOptions) -> TextPosition? {
+        guard var parser = try? OpenStepParser(input: input, options: options) else { return nil }
+        parser.locator = PathLocator(path: path)
+        _ = try? parser.document()
+        return parser.locator?.mark.map { TextPosition(of: $0, in: parser.text, from: parser.start) }
     }
 }
 
@@ -65,8 +65,8 @@ private enum Byte {
 }
 
 private struct OpenStepParser {
-    let text: [UInt8]
-    let start: Int
+    var text: [UInt8]
+    var start: Int
     let maxDepth: Int
     let maxObjects: Int
     let maxContentBytes: Int
@@ -77,10 +77,19 @@ private struct OpenStepParser {
     var scratch: [UInt8] = []
     /// Whether the document turned out to be a dictionary without braces.
     var isStringsFile = false
+    /// Set to find where a value begins.
+    var locator: PathLocator<Int>?
 
-    init(text: [UInt8], start: Int, options: PlistReadOptions) {
-        self.text = text
-        self.start = start
+    /// A parser at the start of `input`, transcoded to UTF-8 when it is UTF-16 or UTF-32.
+    init(input: [UInt8], options: PlistReadOptions) throws(PlistError) {
+        guard !input.isEmpty else { throw PlistError(.emptyInput, at: 0) }
+        text = input
+        start = 0
+        if let (encoding, markLength) = UnicodeText.wideEncoding(of: input.span) {
+            text = try UnicodeText.utf8(from: input.span, encoding: encoding, markLength: markLength)
+        } else if input.count >= 3, input[0] == 0xEF, input[1] == 0xBB, input[2] == 0xBF {
+            start = 3
+        }
         index = start
         maxDepth = options.maxDepth
         maxObjects = options.maxObjects
@@ -295,6 +304,7 @@ private struct OpenStepParser {
             let value: Plist
             if text[index] == Byte.semicolon {
                 // `"key";` is short for `"key" = "key";`
+                locator?.enter(.key(key), depth: depth, at: keyStart)
                 try count(contentBytes: key.utf8.count, at: keyStart)
                 value = .string(key)
                 index += 1
@@ -302,6 +312,7 @@ private struct OpenStepParser {
                 index += 1
                 skipSpace()
                 guard index < text.count else { throw endInside(dictionary: opening, "no value after `=`") }
+                locator?.enter(.key(key), depth: depth, at: index)
                 value = try self.value(depth: depth)
                 skipSpace()
                 guard index < text.count else { throw endInside(dictionary: opening, "missing `;` before the end") }
@@ -333,6 +344,7 @@ private struct OpenStepParser {
                 index += 1
                 return elements
             }
+            locator?.enter(.index(elements.count), depth: depth, at: index)
             elements.append(try value(depth: depth))
             skipSpace()
             guard index < text.count else { throw error(.truncated(what: "an array"), at: opening) }

@@ -78,7 +78,11 @@ public final class PlistDecoder {
         } catch {
             throw Self.notAPropertyList(error)
         }
-        return try decode(type, from: value)
+        do {
+            return try decode(type, from: value)
+        } catch let error as DecodingError {
+            throw locating(error, in: bytes, format: format, top: value)
+        }
     }
 
     /// Binary files are decoded as the `Decodable` types ask for their values, without building

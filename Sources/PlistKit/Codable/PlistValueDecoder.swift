@@ -72,6 +72,16 @@ final class PlistValueDecoder: Decoder {
         var userInfo: [CodingUserInfoKey: any Sendable]
         var keys: PlistDecoder.KeyDecodingStrategy
         var dates: PlistDecoder.DateDecodingStrategy
+
+        /// The coding key's string that the key strategy makes of `key`, a key of the
+        /// dictionary at `codingPath`.
+        func codingKeyName(of key: String, at codingPath: @autoclosure () -> [any CodingKey]) -> String {
+            switch keys {
+            case .useDefaultKeys: key
+            case .convertFromSnakeCase: KeyCase.camelCase(fromSnakeCase: key)
+            case .custom(let convert): convert(codingPath() + [PlistCodingKey(stringValue: key)]).stringValue
+            }
+        }
     }
 
     let node: DecodingNode
@@ -144,12 +154,7 @@ final class PlistValueDecoder: Decoder {
     private func convertedKeys(_ keys: [String], _ values: [DecodingNode]) -> ConvertedEntries {
         var converted = OrderedDictionary<String, DecodingNode>(minimumCapacity: keys.count)
         for (key, value) in zip(keys, values) {
-            let made: String
-            switch options.keys {
-            case .useDefaultKeys: made = key
-            case .convertFromSnakeCase: made = KeyCase.camelCase(fromSnakeCase: key)
-            case .custom(let convert): made = convert(codingPath + [PlistCodingKey(stringValue: key)]).stringValue
-            }
+            let made = options.codingKeyName(of: key, at: codingPath)
             if converted[made] == nil { converted[made] = value }
         }
         return ConvertedEntries(entries: converted)
