@@ -1,5 +1,5 @@
 /// A step on the way to a value inside a property list: a dictionary key or an array index.
-package enum PlistPathStep: Hashable, Sendable {
+package enum PlistPathStep: Equatable, Sendable {
     case key(String)
     case index(Int)
 }
@@ -9,7 +9,7 @@ package enum PlistPathStep: Hashable, Sendable {
 /// call `enter` as every dictionary value and array element begins; a `Mark` (a byte offset, or
 /// a line and column) is kept only for values on the path.
 package struct PathLocator<Mark> {
-    package let path: [PlistPathStep]
+    private let path: [PlistPathStep]
     /// How many steps of `path` lead to the value being read.
     private var matched = 0
     /// Where the deepest value on the path found so far begins.

@@ -188,7 +188,7 @@ enum XMLReader {
         guard let element = unsafe element(named: name) else {
             return fail(.unknownElement(unsafe String(cString: name)))
         }
-        let position = builder.locator == nil ? nil : self.position
+        let position = builder.locator == nil ? nil : parserPosition.map(shift.apply)
         do throws(Rejection) { try builder.start(element, at: position) } catch { fail(error.kind) }
     }
 
@@ -220,12 +220,8 @@ enum XMLReader {
     private mutating func fail(_ kind: PlistError.Kind) {
         guard !failed else { return }
         // Unshifted: `parse` shifts the error's position.
-        var position: TextPosition?
-        if let parser = unsafe parser {
-            position = TextPosition(
-                line: Int(unsafe xmlSAX2GetLineNumber(parser)), column: Int(unsafe xmlSAX2GetColumnNumber(parser)))
-            unsafe xmlStopParser(parser)
-        }
+        let position = parserPosition
+        if let parser = unsafe parser { unsafe xmlStopParser(parser) }
         record(PlistError(kind, at: consumed, position: position))
     }
 
@@ -234,12 +230,11 @@ enum XMLReader {
         failed = true
     }
 
-    /// Where libxml2 is in the input.
-    private var position: TextPosition? {
+    /// Where libxml2 is in the text it reads (before `shift`).
+    private var parserPosition: TextPosition? {
         guard let parser = unsafe parser else { return nil }
-        return shift.apply(
-            TextPosition(
-                line: Int(unsafe xmlSAX2GetLineNumber(parser)), column: Int(unsafe xmlSAX2GetColumnNumber(parser))))
+        return TextPosition(
+            line: Int(unsafe xmlSAX2GetLineNumber(parser)), column: Int(unsafe xmlSAX2GetColumnNumber(parser)))
     }
 
     private var consumed: Int {

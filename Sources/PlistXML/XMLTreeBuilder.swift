@@ -44,7 +44,7 @@ struct XMLTreeBuilder {
     init(options: PlistReadOptions) { self.options = options }
 
     /// An element starts; `position`, where it is, is needed only by the locator.
-    mutating func start(_ element: Element, at position: TextPosition? = nil) throws(Rejection) {
+    mutating func start(_ element: Element, at position: TextPosition?) throws(Rejection) {
         if let parent = open.last {
             if parent.isLeaf { throw Rejection(.misplacedElement(element.rawValue, parent: parent.rawValue)) }
             if element == .plist { throw Rejection(.misplacedElement("plist", parent: parent.rawValue)) }
@@ -59,11 +59,11 @@ struct XMLTreeBuilder {
             if let key = dictionaries[dictionaries.count - 1].pendingKey { throw Rejection(.keyWithoutValue(key)) }
         default:
             try checkValuePosition(element)
-            if let position, locator != nil {
+            if let position {
                 if open.last == .dict, let key = dictionaries[dictionaries.count - 1].pendingKey {
-                    locator!.enter(.key(key), depth: containerDepth, at: position)
+                    locator?.enter(.key(key), depth: containerDepth, at: position)
                 } else if open.last == .array {
-                    locator!.enter(.index(arrays[arrays.count - 1].count), depth: containerDepth, at: position)
+                    locator?.enter(.index(arrays[arrays.count - 1].count), depth: containerDepth, at: position)
                 }
             }
         }

@@ -30,8 +30,8 @@ enum JSONReader {
 }
 
 private struct JSONParser {
-    var text: [UInt8]
-    var start: Int
+    let text: [UInt8]
+    let start: Int
     let options: PlistReadOptions
     var index: Int
     var objects = 0
@@ -42,14 +42,7 @@ private struct JSONParser {
 
     /// A parser at the start of `input`, transcoded to UTF-8 when it is UTF-16 or UTF-32.
     init(input: [UInt8], options: PlistReadOptions) throws(PlistError) {
-        guard !input.isEmpty else { throw PlistError(.emptyInput, at: 0) }
-        text = input
-        start = 0
-        if let (encoding, markLength) = UnicodeText.wideEncoding(of: input.span) {
-            text = try UnicodeText.utf8(from: input.span, encoding: encoding, markLength: markLength)
-        } else if input.count >= 3, input[0] == 0xEF, input[1] == 0xBB, input[2] == 0xBF {
-            start = 3
-        }
+        (text, start) = try UnicodeText.utf8Text(of: input)
         self.options = options
         index = start
     }

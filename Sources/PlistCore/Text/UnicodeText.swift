@@ -26,6 +26,18 @@ package enum UnicodeText {
         }
     }
 
+    /// The UTF-8 text of a text format's input, and where its content starts: UTF-16 and UTF-32
+    /// are transcoded, a UTF-8 byte-order mark is skipped.
+    /// - Throws: `PlistError` with `.emptyInput`, or as `utf8(from:encoding:markLength:)`.
+    package static func utf8Text(of input: [UInt8]) throws(PlistError) -> (text: [UInt8], start: Int) {
+        guard !input.isEmpty else { throw PlistError(.emptyInput, at: 0) }
+        if let (encoding, markLength) = wideEncoding(of: input.span) {
+            return (try utf8(from: input.span, encoding: encoding, markLength: markLength), 0)
+        }
+        let hasMark = input.count >= 3 && input[0] == 0xEF && input[1] == 0xBB && input[2] == 0xBF
+        return (input, hasMark ? 3 : 0)
+    }
+
     /// `bytes` (after a mark of `markLength` bytes) transcoded from `encoding` to UTF-8.
     /// - Throws: `PlistError` with `.invalidUTF16` or `.invalidUTF32` and the offset of the bad unit.
     package static func utf8(
