@@ -113,6 +113,26 @@ let samplePerson = Person(
         #expect(try Plist(bytes: bytes) == ["breed": "Collie", "super": ["name": "Rex"]])
     }
 
+    /// Binary and XML are written from the encoder's `FlatPlist`: the bytes are those the
+    /// `Plist` writers give for `encodeToPlist`'s value.
+    @Test(arguments: [PlistFormat.binary, .xml])
+    func bytesAreThoseOfTheTree(format: PlistFormat) throws {
+        let encoder = PlistEncoder()
+        encoder.outputFormat = format
+        func check(_ value: some Encodable) throws {
+            let bytes = try encoder.encodeToBytes(value)
+            #expect(bytes == (try encoder.encodeToPlist(value).bytes(format: format)), "\(value)")
+        }
+        try check(samplePerson)
+        try check(Numbers())
+        try check(Collections())
+        try check(Dog(name: "Rex", breed: "Collie"))
+        try check(LateContainers())
+        try check([Shape.labelled("top", 1), .circle(radius: 2)])
+        try check([[Int]]())
+        try check(7)
+    }
+
     // MARK: Foundation compatibility
 
     @Test(arguments: [PlistFormat.binary, .xml])

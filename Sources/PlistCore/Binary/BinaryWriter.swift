@@ -17,14 +17,71 @@ import Foundation
 /// lengths, object references and offsets use the fewest bytes that hold them.
 enum BinaryWriter {
     static func write(_ value: Plist, options: PlistWriteOptions) throws(PlistError) -> [UInt8] {
-        var objects = ObjectTable(maxDepth: options.maxDepth)
+        var objects = TreeObjects(table: ObjectTable(maxDepth: options.maxDepth))
         _ = try objects.add(value, depth: 0)
-        return objects.serialize()
+        return objects.table.serialize()
     }
 }
 
-/// The objects of one file in the order they are written, object 0 being the top.
-private struct ObjectTable {
+/// Adds a `Plist` to an `ObjectTable`.
+private struct TreeObjects {
+    var table: ObjectTable
+    /// Containers already added: their object number and how many levels of containers they hold.
+    var containers: [StorageIdentity: (object: Int, height: Int)] = [:]
+
+    /// Adds `value` and everything in it, found inside `depth` containers; returns its object
+    /// number and its height (0 for scalars).
+    mutating func add(_ value: Plist, depth: Int) throws(PlistError) -> (object: Int, height: Int) {
+        switch value {
+        case .array(let elements):
+            let identity = StorageIdentity(elements)
+            if let known = try known(identity, depth: depth) { return known }
+            let (object, start) = try table.reserveContainer(
+                0xA0, count: elements.count, slots: elements.count, depth: depth)
+            var height = 1
+            for (offset, element) in elements.enumerated() {
+                let child = try add(element, depth: depth + 1)
+                table.setReference(start + offset, to: child.object)
+                height = max(height, child.height + 1)
+            }
+            if let identity { containers[identity] = (object, height) }
+            return (object, height)
+        case .dictionary(let dictionary):
+            let identity = StorageIdentity(dictionary)
+            if let known = try known(identity, depth: depth) { return known }
+            let count = dictionary.count
+            let (object, start) = try table.reserveContainer(0xD0, count: count, slots: 2 * count, depth: depth)
+            for (offset, key) in dictionary.keys.enumerated() {
+                table.setReference(start + offset, to: table.addScalar { ScalarEncoding.string(key.utf8, into: &$0) })
+            }
+            var height = 1
+            for (offset, element) in dictionary.values.enumerated() {
+                let child = try add(element, depth: depth + 1)
+                table.setReference(start + count + offset, to: child.object)
+                height = max(height, child.height + 1)
+            }
+            if let identity { containers[identity] = (object, height) }
+            return (object, height)
+        case .integer(let integer):
+            return (table.addInteger(integer), 0)
+        default:
+            return (table.addScalar { ScalarEncoding.scalar(value, into: &$0) }, 0)
+        }
+    }
+
+    /// The container with `identity` if it was added already, after checking that it is not
+    /// too deep where it appears now.
+    private func known(_ identity: StorageIdentity?, depth: Int) throws(PlistError) -> (object: Int, height: Int)? {
+        guard let identity, let known = containers[identity] else { return nil }
+        guard depth + known.height <= table.maxDepth else { throw PlistError(.tooDeep(limit: table.maxDepth), at: 0) }
+        return known
+    }
+}
+
+/// The objects of one file in the order they are added, object 0 being the top: scalars
+/// stored once each, containers with the object numbers of their contents. The writers of
+/// `Plist` and of `FlatPlist` add to it, in the same order for the same value.
+struct ObjectTable {
     struct Entry {
         /// 0 for a scalar, else the container marker's high nibble (0xA0 or 0xD0).
         var marker: UInt8
@@ -37,60 +94,24 @@ private struct ObjectTable {
     let maxDepth: Int
     var entries: [Entry] = []
     var scalarBytes: [UInt8] = []
-    var references: [Int] = []
-    var scalarIndex = ScalarIndex()
+    /// The object numbers in every container, which its walker fills in.
+    var references: [Int32] = []
+    var scalarIndex: ScalarIndex
+    /// Per integer in `0..<smallIntegerCache.count`: its object, or -1 before it is first added.
+    /// Most integers in real files are small, and this finds them without hashing.
+    private var smallIntegerCache = [Int32](repeating: -1, count: 4096)
 
-    init(maxDepth: Int) { self.maxDepth = maxDepth }
-
-    /// Containers already added: their object number and how many levels of containers they hold.
-    var containers: [StorageIdentity: (object: Int, height: Int)] = [:]
-
-    /// Adds `value` and everything in it, found inside `depth` containers; returns its object
-    /// number and its height (0 for scalars).
-    mutating func add(_ value: Plist, depth: Int) throws(PlistError) -> (object: Int, height: Int) {
-        switch value {
-        case .array(let elements):
-            let identity = StorageIdentity(elements)
-            if let known = try known(identity, depth: depth) { return known }
-            let (object, start) = try reserveContainer(0xA0, count: elements.count, slots: elements.count, depth: depth)
-            var height = 1
-            for (offset, element) in elements.enumerated() {
-                let child = try add(element, depth: depth + 1)
-                references[start + offset] = child.object
-                height = max(height, child.height + 1)
-            }
-            if let identity { containers[identity] = (object, height) }
-            return (object, height)
-        case .dictionary(let dictionary):
-            let identity = StorageIdentity(dictionary)
-            if let known = try known(identity, depth: depth) { return known }
-            let count = dictionary.count
-            let (object, start) = try reserveContainer(0xD0, count: count, slots: 2 * count, depth: depth)
-            for (offset, key) in dictionary.keys.enumerated() {
-                references[start + offset] = addScalar { ScalarEncoding.string(key, into: &$0) }
-            }
-            var height = 1
-            for (offset, element) in dictionary.values.enumerated() {
-                let child = try add(element, depth: depth + 1)
-                references[start + count + offset] = child.object
-                height = max(height, child.height + 1)
-            }
-            if let identity { containers[identity] = (object, height) }
-            return (object, height)
-        default:
-            return (addScalar { ScalarEncoding.scalar(value, into: &$0) }, 0)
-        }
+    /// A table with room for about `expectedObjects` objects, so that it need not grow.
+    init(maxDepth: Int, expectedObjects: Int = 0) {
+        self.maxDepth = maxDepth
+        entries.reserveCapacity(expectedObjects)
+        references.reserveCapacity(expectedObjects)
+        scalarIndex = ScalarIndex(capacity: expectedObjects)
     }
 
-    /// The container with `identity` if it was added already, after checking that it is not
-    /// too deep where it appears now.
-    private func known(_ identity: StorageIdentity?, depth: Int) throws(PlistError) -> (object: Int, height: Int)? {
-        guard let identity, let known = containers[identity] else { return nil }
-        guard depth + known.height <= maxDepth else { throw PlistError(.tooDeep(limit: maxDepth), at: 0) }
-        return known
-    }
-
-    private mutating func reserveContainer(
+    /// Adds a container of `count` elements or entries (`slots` references) found inside
+    /// `depth` containers; returns its object number and where its references start.
+    mutating func reserveContainer(
         _ marker: UInt8, count: Int, slots: Int, depth: Int
     ) throws(PlistError) -> (object: Int, start: Int) {
         guard depth < maxDepth else { throw PlistError(.tooDeep(limit: maxDepth), at: 0) }
@@ -100,9 +121,25 @@ private struct ObjectTable {
         return (entries.count - 1, start)
     }
 
+    /// Sets reference `slot` of a container to `object`.
+    mutating func setReference(_ slot: Int, to object: Int) {
+        references[slot] = Int32(truncatingIfNeeded: object)
+    }
+
+    /// Adds an integer, as `addScalar` does.
+    mutating func addInteger(_ integer: PlistInteger) -> Int {
+        guard let small = integer.int, small >= 0, small < smallIntegerCache.count else {
+            return addScalar { ScalarEncoding.integer(integer, into: &$0) }
+        }
+        if smallIntegerCache[small] >= 0 { return Int(smallIntegerCache[small]) }
+        let object = addScalar { ScalarEncoding.integer(integer, into: &$0) }
+        smallIntegerCache[small] = Int32(truncatingIfNeeded: object)
+        return object
+    }
+
     /// Encodes a scalar at the end of `scalarBytes`, then keeps it as a new object or, when the
     /// same bytes were stored before, drops it and returns the earlier object.
-    private mutating func addScalar(_ encode: (inout [UInt8]) -> Void) -> Int {
+    mutating func addScalar(_ encode: (inout [UInt8]) -> Void) -> Int {
         let start = scalarBytes.count
         encode(&scalarBytes)
         let hash = ScalarIndex.hash(scalarBytes, start..<scalarBytes.count)
@@ -154,24 +191,42 @@ private struct ObjectTable {
 }
 
 /// An open-addressing hash set of the scalar objects, keyed by their encoded bytes.
-private struct ScalarIndex {
+struct ScalarIndex {
     // Invariant: each slot is 0 (empty) or `hash << 32 | (object + 1)`; at most half are full.
-    private var slots = [UInt64](repeating: 0, count: 1024)
+    private var slots: [UInt64]
     private var count = 0
 
+    /// An index with room for `capacity` objects before it grows.
+    init(capacity: Int) {
+        var size = 1024
+        while size < 2 * capacity { size *= 2 }
+        slots = [UInt64](repeating: 0, count: size)
+    }
+
+    /// Secret per process, so that no input can be made to collide on purpose.
+    private static let seeds = (UInt64.random(in: 1...UInt64.max), UInt64.random(in: 1...UInt64.max))
+
+    /// A hash of `bytes[range]`: each 8-byte word mixed in with a folded multiplication.
     static func hash(_ bytes: [UInt8], _ range: Range<Int>) -> UInt32 {
-        var hasher = Hasher()
+        let span = bytes.span
+        let (seed, key) = Self.seeds
+        var hash = seed ^ UInt64(range.count)
         var index = range.lowerBound
         while index + 8 <= range.upperBound {
             var word: UInt64 = 0
-            for byte in bytes[index..<index + 8] { word = word << 8 | UInt64(byte) }
-            hasher.combine(word)
+            for offset in 0..<8 { word |= UInt64(span[index + offset]) << (8 * offset) }
+            hash = mix(hash ^ word, key)
             index += 8
         }
-        var tail: UInt64 = 1
-        for byte in bytes[index..<range.upperBound] { tail = tail << 8 | UInt64(byte) }
-        hasher.combine(tail)
-        return UInt32(truncatingIfNeeded: hasher.finalize())
+        var tail: UInt64 = 0
+        for offset in 0..<(range.upperBound - index) { tail |= UInt64(span[index + offset]) << (8 * offset) }
+        hash = mix(hash ^ tail, key ^ seed)
+        return UInt32(truncatingIfNeeded: hash ^ hash >> 32)
+    }
+
+    private static func mix(_ a: UInt64, _ b: UInt64) -> UInt64 {
+        let product = a.multipliedFullWidth(by: b)
+        return product.high ^ product.low
     }
 
     /// The object whose bytes equal `bytes[start...]`, or the empty slot where it belongs.
@@ -215,17 +270,15 @@ enum ScalarEncoding {
     static func scalar(_ value: Plist, into out: inout [UInt8]) {
         switch value {
         case .string(let string):
-            self.string(string, into: &out)
+            self.string(string.utf8, into: &out)
         case .integer(let integer):
             self.integer(integer, into: &out)
         case .real(let real):
-            out.append(0x23)
-            appendUInt(real.bitPattern, width: 8, to: &out)
+            eightBytes(0x23, real.bitPattern, into: &out)
         case .bool(let bool):
             out.append(bool ? 0x09 : 0x08)
         case .date(let date):
-            out.append(0x33)
-            appendUInt(date.timeIntervalSinceReferenceDate.bitPattern, width: 8, to: &out)
+            eightBytes(0x33, date.timeIntervalSinceReferenceDate.bitPattern, into: &out)
         case .data(let data):
             header(0x40, count: data.count, into: &out)
             out.append(contentsOf: data)
@@ -238,11 +291,17 @@ enum ScalarEncoding {
         }
     }
 
-    /// ASCII (0x5X) when every character is ASCII, else UTF-16BE (0x6X).
-    static func string(_ string: String, into out: inout [UInt8]) {
+    /// A real (marker 0x23) or date (0x33) from its bits.
+    static func eightBytes(_ marker: UInt8, _ bits: UInt64, into out: inout [UInt8]) {
+        out.append(marker)
+        appendUInt(bits, width: 8, to: &out)
+    }
+
+    /// The string with UTF-8 `utf8`: ASCII (0x5X) when every character is ASCII, else UTF-16BE (0x6X).
+    static func string(_ utf8: some Collection<UInt8>, into out: inout [UInt8]) {
         let start = out.count
         out.append(0x50)
-        out.append(contentsOf: string.utf8)
+        out.append(contentsOf: utf8)
         var isASCII = true
         for byte in out[(start + 1)...] where byte >= 0x80 {
             isASCII = false
@@ -256,20 +315,21 @@ enum ScalarEncoding {
         out.removeSubrange(start...)
         if isASCII {
             header(0x50, count: count, into: &out)
-            out.append(contentsOf: string.utf8)
-        } else {
-            var units = 0
-            for scalar in string.unicodeScalars { units += scalar.value < 0x10000 ? 1 : 2 }
-            header(0x60, count: units, into: &out)
-            for scalar in string.unicodeScalars {
-                var value = scalar.value
-                if value >= 0x10000 {
-                    value -= 0x10000
-                    appendUInt(UInt64(0xD800 | value >> 10), width: 2, to: &out)
-                    value = 0xDC00 | value & 0x3FF
-                }
-                appendUInt(UInt64(value), width: 2, to: &out)
+            out.append(contentsOf: utf8)
+            return
+        }
+        let scalars = String(decoding: utf8, as: UTF8.self).unicodeScalars
+        var units = 0
+        for scalar in scalars { units += scalar.value < 0x10000 ? 1 : 2 }
+        header(0x60, count: units, into: &out)
+        for scalar in scalars {
+            var value = scalar.value
+            if value >= 0x10000 {
+                value -= 0x10000
+                appendUInt(UInt64(0xD800 | value >> 10), width: 2, to: &out)
+                value = 0xDC00 | value & 0x3FF
             }
+            appendUInt(UInt64(value), width: 2, to: &out)
         }
     }
 

@@ -8,7 +8,9 @@ public import Foundation
 /// drop-in for Foundation's `PropertyListEncoder` (same shape; its bytes decode with Foundation's
 /// `PropertyListDecoder` to equal values, and the other way round).
 ///
-/// It builds the `Plist` tree (`encodeToPlist`), then writes it with the format's writer. As in
+/// It builds a `FlatPlist` (flat arrays, far cheaper to build than the `Plist` tree), which the
+/// binary and XML writers write directly; other formats and `encodeToPlist` go through the tree.
+/// The bytes are those the writers of `Plist` give for `encodeToPlist`'s value. As in
 /// Foundation, `nil` in a container is the string `$null`, a URL is `{relative = ...; base = ...}`
 /// (URL's own `Codable`), and `Data` and `Date` are the property-list types. Beyond Foundation: OpenStep
 /// (with GNUstep typed values, so numbers survive) and JSON output, key encoding strategies, and
@@ -63,9 +65,14 @@ public final class PlistEncoder {
     /// The value as the bytes of a property list in `outputFormat`.
     /// - Throws: `EncodingError.invalidValue`, as `encode(_:)`.
     public func encodeToBytes<T: Encodable>(_ value: T) throws -> [UInt8] {
-        let plist = try encodeToPlist(value)
+        let flat = try PlistValueEncoder.encode(value, options: options)
         do {
-            return try plist.bytes(format: outputFormat, options: writeOptions)
+            switch outputFormat {
+            case .binary: return try flat.binaryBytes(options: writeOptions)
+            case .xml: return try flat.xmlBytes(options: writeOptions)
+            case .openStep, .strings, .json:
+                return try flat.plist(at: 0).bytes(format: outputFormat, options: writeOptions)
+            }
         } catch {
             throw EncodingError.invalidValue(
                 value,
@@ -85,8 +92,10 @@ public final class PlistEncoder {
     /// The value as a `Plist` tree.
     /// - Throws: `EncodingError.invalidValue` with the coding path of a value that cannot be encoded.
     public func encodeToPlist<T: Encodable>(_ value: T) throws -> Plist {
-        let options = PlistValueEncoder.Options(
-            userInfo: userInfo, keys: keyEncodingStrategy, dates: dateEncodingStrategy)
-        return try PlistValueEncoder.box(value, path: .root, options: options)
+        try PlistValueEncoder.encode(value, options: options).plist(at: 0)
+    }
+
+    private var options: PlistValueEncoder.Options {
+        PlistValueEncoder.Options(userInfo: userInfo, keys: keyEncodingStrategy, dates: dateEncodingStrategy)
     }
 }

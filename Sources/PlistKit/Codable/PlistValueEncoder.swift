@@ -1,72 +1,23 @@
+import PlistCore
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
 
-/// What an encoder or container holds while values are encoded into it. Containers are
-/// references, because a container can be written to after it was handed out; a value encoded
-/// through `encode(_:forKey:)` is finished when its `encode(to:)` returns, so it is kept as a
-/// `Plist` at once.
-private enum Item {
-    case value(Plist)
-    case keyed(KeyedStorage)
-    case unkeyed(UnkeyedStorage)
-    case encoder(PlistValueEncoder)
+/// What every encoder and container of one `encode` call shares: the `FlatPlist` being built.
+/// Each operation changes `flat` through one access, so it costs one exclusivity check.
+final class EncodingState {
+    var flat = FlatPlist()
+    let options: PlistValueEncoder.Options
 
-    var plist: Plist {
-        switch self {
-        case .value(let value): value
-        case .keyed(let storage): storage.plist
-        case .unkeyed(let storage): storage.plist
-        case .encoder(let encoder): encoder.item?.plist ?? .dictionary([:])
-        }
-    }
+    init(options: PlistValueEncoder.Options) { self.options = options }
 }
 
-/// A keyed container's entries: finished values go straight into `entries`; containers and
-/// encoders handed out are kept in `pending` and put in place when the tree is made.
-private final class KeyedStorage {
-    var entries = OrderedDictionary<String, Plist>()
-    var pending: [String: Item] = [:]
-
-    func set(_ value: Plist, for key: String) {
-        entries[key] = value
-        if !pending.isEmpty { pending[key] = nil }
-    }
-
-    func set(_ item: Item, for key: String) {
-        entries[key] = .bool(false)  // keeps the key's place
-        pending[key] = item
-    }
-
-    var plist: Plist {
-        guard !pending.isEmpty else { return .dictionary(entries) }
-        var result = entries
-        for (key, item) in pending { result[key] = item.plist }
-        return .dictionary(result)
-    }
-}
-
-/// An unkeyed container's elements, finished values and handed-out containers as in `KeyedStorage`.
-private final class UnkeyedStorage {
-    var elements: [Plist] = []
-    var pending: [Int: Item] = [:]
-
-    func append(_ item: Item) {
-        pending[elements.count] = item
-        elements.append(.bool(false))  // keeps the element's place
-    }
-
-    var plist: Plist {
-        guard !pending.isEmpty else { return .array(elements) }
-        var result = elements
-        for (index, item) in pending { result[index] = item.plist }
-        return .array(result)
-    }
-}
-
-/// The `Encoder` for one value.
+/// The `Encoder` for one value: it writes into its node of the `FlatPlist`, which its parent
+/// made before handing it out (an empty dictionary until the value says what it is, which is
+/// also what a value that encodes nothing becomes, as in Foundation).
 final class PlistValueEncoder: Encoder {
     struct Options {
         var userInfo: [CodingUserInfoKey: any Sendable]
@@ -74,202 +25,237 @@ final class PlistValueEncoder: Encoder {
         var dates: PlistEncoder.DateEncodingStrategy
     }
 
-    let path: CodingPathNode
-    let options: Options
-    fileprivate var item: Item?
+    let state: EncodingState
+    let node: Int32
+    /// The encoder of the value this one is in, and this value's key or index there; `nil` at the top.
+    let parent: PlistValueEncoder?
+    let key: PlistCodingKey?
 
-    init(path: CodingPathNode, options: Options) {
-        self.path = path
-        self.options = options
+    init(state: EncodingState, node: Int32, parent: PlistValueEncoder?, key: PlistCodingKey?) {
+        self.state = state
+        self.node = node
+        self.parent = parent
+        self.key = key
     }
 
-    var codingPath: [any CodingKey] { path.array }
-    var userInfo: [CodingUserInfoKey: Any] { options.userInfo }
+    /// Encodes `value` as the top value of a new `FlatPlist` (node 0).
+    static func encode<T: Encodable>(_ value: T, options: Options) throws -> FlatPlist {
+        let state = EncodingState(options: options)
+        let top = state.flat.addContainer(.dictionary, to: -1, key: nil)
+        try PlistValueEncoder(state: state, node: top, parent: nil, key: nil).encode(value)
+        return state.flat
+    }
+
+    var codingPath: [any CodingKey] {
+        var path: [any CodingKey] = []
+        var encoder: PlistValueEncoder? = self
+        while let current = encoder, let key = current.key {
+            path.append(key)
+            encoder = current.parent
+        }
+        return path.reversed()
+    }
+
+    var userInfo: [CodingUserInfoKey: Any] { state.options.userInfo }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-        let storage: KeyedStorage
-        if case .keyed(let existing) = item {
-            storage = existing
-        } else {
-            storage = KeyedStorage()
-            item = .keyed(storage)
-        }
-        return KeyedEncodingContainer(KeyedContainer<Key>(encoder: self, storage: storage))
+        state.flat.setContainer(node, to: .dictionary)
+        return KeyedEncodingContainer(KeyedContainer<Key>(encoder: self))
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
-        let storage: UnkeyedStorage
-        if case .unkeyed(let existing) = item {
-            storage = existing
-        } else {
-            storage = UnkeyedStorage()
-            item = .unkeyed(storage)
-        }
-        return UnkeyedContainer(encoder: self, storage: storage)
+        state.flat.setContainer(node, to: .array)
+        return UnkeyedContainer(encoder: self)
     }
 
     func singleValueContainer() -> any SingleValueEncodingContainer {
         SingleValueContainer(encoder: self)
     }
 
-    /// `value` as a `Plist`, encoded at `path`.
-    static func box<T: Encodable>(_ value: T, path: CodingPathNode, options: Options) throws -> Plist {
-        if T.self == Date.self { return try boxDate(value as! Date, path: path, options: options) }
-        if T.self == Data.self { return .data(value as! Data) }
-        let encoder = PlistValueEncoder(path: path, options: options)
-        try value.encode(to: encoder)
-        return encoder.item?.plist ?? .dictionary([:])
+    /// The encoder for the value in `node`, a child of this value at `key`.
+    func child(_ node: Int32, key: PlistCodingKey) -> PlistValueEncoder {
+        PlistValueEncoder(state: state, node: node, parent: self, key: key)
     }
 
-    static func boxDate(_ date: Date, path: CodingPathNode, options: Options) throws -> Plist {
-        switch options.dates {
-        case .native: return .date(date)
+    /// Encodes `value` into this encoder's node. Dates and data are property-list values;
+    /// everything else encodes itself.
+    func encode<T: Encodable>(_ value: T) throws {
+        if T.self == Date.self {
+            try encodeDate(value as! Date)
+        } else if T.self == Data.self {
+            try set(.data(value as! Data))
+        } else {
+            try value.encode(to: self)
+        }
+    }
+
+    /// Makes this encoder's node the scalar `scalar`.
+    func set(_ scalar: FlatPlist.Scalar) throws {
+        do {
+            try state.flat.set(node, to: scalar)
+        } catch {
+            throw tooLarge(error, at: codingPath)
+        }
+    }
+
+    private func encodeDate(_ date: Date) throws {
+        switch state.options.dates {
+        case .native: try set(.date(date))
         case .iso8601:
             guard let text = DateText.iso8601(seconds: date.timeIntervalSinceReferenceDate) else {
                 throw EncodingError.invalidValue(
                     date,
                     .init(
-                        codingPath: path.array,
+                        codingPath: codingPath,
                         debugDescription: "The date is outside the years 1...9999 ISO 8601 text can hold."))
             }
-            return .string(text)
-        case .secondsSince1970: return .real(date.timeIntervalSince1970)
-        case .secondsSinceReferenceDate: return .real(date.timeIntervalSinceReferenceDate)
-        case .custom(let encode):
-            let encoder = PlistValueEncoder(path: path, options: options)
-            try encode(date, encoder)
-            return encoder.item?.plist ?? .dictionary([:])
+            try set(.string(text))
+        case .secondsSince1970: try set(.real(date.timeIntervalSince1970))
+        case .secondsSinceReferenceDate: try set(.real(date.timeIntervalSinceReferenceDate))
+        case .custom(let encode): try encode(date, self)
         }
     }
 
     /// The key written for `key`, as the key strategy makes it.
     func name(of key: some CodingKey) -> String {
-        switch options.keys {
+        switch state.options.keys {
         case .useDefaultKeys: key.stringValue
         case .convertToSnakeCase: KeyCase.snakeCase(fromCamelCase: key.stringValue)
         case .custom(let convert): convert(codingPath + [key]).stringValue
         }
     }
-
-    fileprivate func set(_ value: Plist) {
-        item = .value(value)
-    }
 }
 
-private func integer(_ value: some FixedWidthInteger) -> Plist {
-    .integer(PlistInteger(exactly: value)!)
+/// The error for a string or data too long for the `FlatPlist`.
+private func tooLarge(_ error: PlistError, at codingPath: [any CodingKey]) -> EncodingError {
+    EncodingError.invalidValue(
+        error,
+        .init(
+            codingPath: codingPath,
+            debugDescription: "A string or data of more than \(FlatPlist.maxLength) bytes cannot be encoded.",
+            underlyingError: error))
 }
 
 private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     let encoder: PlistValueEncoder
-    let storage: KeyedStorage
 
     var codingPath: [any CodingKey] { encoder.codingPath }
 
-    private func put(_ value: Plist, _ key: Key) {
-        storage.set(value, for: encoder.name(of: key))
+    private func put(_ scalar: FlatPlist.Scalar, _ key: Key) throws {
+        do {
+            try encoder.state.flat.add(scalar, to: encoder.node, key: encoder.name(of: key))
+        } catch {
+            throw tooLarge(error, at: codingPath + [key])
+        }
     }
 
-    mutating func encodeNil(forKey key: Key) throws { put(.string("$null"), key) }
-    mutating func encode(_ value: Bool, forKey key: Key) throws { put(.bool(value), key) }
-    mutating func encode(_ value: String, forKey key: Key) throws { put(.string(value), key) }
-    mutating func encode(_ value: Double, forKey key: Key) throws { put(.real(value), key) }
-    mutating func encode(_ value: Float, forKey key: Key) throws { put(.real(Double(value)), key) }
-    mutating func encode(_ value: Int, forKey key: Key) throws { put(integer(value), key) }
-    mutating func encode(_ value: Int8, forKey key: Key) throws { put(integer(value), key) }
-    mutating func encode(_ value: Int16, forKey key: Key) throws { put(integer(value), key) }
-    mutating func encode(_ value: Int32, forKey key: Key) throws { put(integer(value), key) }
-    mutating func encode(_ value: Int64, forKey key: Key) throws { put(integer(value), key) }
-    mutating func encode(_ value: UInt, forKey key: Key) throws { put(integer(value), key) }
-    mutating func encode(_ value: UInt8, forKey key: Key) throws { put(integer(value), key) }
-    mutating func encode(_ value: UInt16, forKey key: Key) throws { put(integer(value), key) }
-    mutating func encode(_ value: UInt32, forKey key: Key) throws { put(integer(value), key) }
-    mutating func encode(_ value: UInt64, forKey key: Key) throws { put(integer(value), key) }
+    /// A new child node under `key`: `kind` for a container, an empty dictionary for a value
+    /// that encodes itself into it.
+    private func add(_ kind: FlatPlist.Kind, _ key: some CodingKey) -> PlistValueEncoder {
+        let node = encoder.state.flat.addContainer(kind, to: encoder.node, key: encoder.name(of: key))
+        return encoder.child(node, key: PlistCodingKey(key))
+    }
+
+    mutating func encodeNil(forKey key: Key) throws { try put(.string("$null"), key) }
+    mutating func encode(_ value: Bool, forKey key: Key) throws { try put(.bool(value), key) }
+    mutating func encode(_ value: String, forKey key: Key) throws { try put(.string(value), key) }
+    mutating func encode(_ value: Double, forKey key: Key) throws { try put(.real(value), key) }
+    mutating func encode(_ value: Float, forKey key: Key) throws { try put(.real(Double(value)), key) }
+    mutating func encode(_ value: Int, forKey key: Key) throws { try put(.signed(Int64(value)), key) }
+    mutating func encode(_ value: Int8, forKey key: Key) throws { try put(.signed(Int64(value)), key) }
+    mutating func encode(_ value: Int16, forKey key: Key) throws { try put(.signed(Int64(value)), key) }
+    mutating func encode(_ value: Int32, forKey key: Key) throws { try put(.signed(Int64(value)), key) }
+    mutating func encode(_ value: Int64, forKey key: Key) throws { try put(.signed(value), key) }
+    mutating func encode(_ value: UInt, forKey key: Key) throws { try put(.unsigned(UInt64(value)), key) }
+    mutating func encode(_ value: UInt8, forKey key: Key) throws { try put(.signed(Int64(value)), key) }
+    mutating func encode(_ value: UInt16, forKey key: Key) throws { try put(.signed(Int64(value)), key) }
+    mutating func encode(_ value: UInt32, forKey key: Key) throws { try put(.signed(Int64(value)), key) }
+    mutating func encode(_ value: UInt64, forKey key: Key) throws { try put(.unsigned(value), key) }
 
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-        put(try PlistValueEncoder.box(value, path: encoder.path.appending(key), options: encoder.options), key)
+        if T.self == Date.self, case .native = encoder.state.options.dates {
+            try put(.date(value as! Date), key)
+        } else if T.self == Data.self {
+            try put(.data(value as! Data), key)
+        } else {
+            try add(.dictionary, key).encode(value)
+        }
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key)
         -> KeyedEncodingContainer<NestedKey>
     {
-        let nested = KeyedStorage()
-        storage.set(.keyed(nested), for: encoder.name(of: key))
-        let nestedEncoder = PlistValueEncoder(path: encoder.path.appending(key), options: encoder.options)
-        return KeyedEncodingContainer(KeyedContainer<NestedKey>(encoder: nestedEncoder, storage: nested))
+        KeyedEncodingContainer(KeyedContainer<NestedKey>(encoder: add(.dictionary, key)))
     }
 
     mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
-        let nested = UnkeyedStorage()
-        storage.set(.unkeyed(nested), for: encoder.name(of: key))
-        let nestedEncoder = PlistValueEncoder(path: encoder.path.appending(key), options: encoder.options)
-        return UnkeyedContainer(encoder: nestedEncoder, storage: nested)
+        UnkeyedContainer(encoder: add(.array, key))
     }
 
-    mutating func superEncoder() -> any Encoder {
-        let superEncoder = PlistValueEncoder(
-            path: encoder.path.appending(PlistCodingKey.superKey), options: encoder.options)
-        storage.set(.encoder(superEncoder), for: "super")
-        return superEncoder
-    }
+    mutating func superEncoder() -> any Encoder { add(.dictionary, PlistCodingKey.superKey) }
 
-    mutating func superEncoder(forKey key: Key) -> any Encoder {
-        let superEncoder = PlistValueEncoder(path: encoder.path.appending(key), options: encoder.options)
-        storage.set(.encoder(superEncoder), for: encoder.name(of: key))
-        return superEncoder
-    }
+    mutating func superEncoder(forKey key: Key) -> any Encoder { add(.dictionary, key) }
 }
 
 private struct UnkeyedContainer: UnkeyedEncodingContainer {
     let encoder: PlistValueEncoder
-    let storage: UnkeyedStorage
 
     var codingPath: [any CodingKey] { encoder.codingPath }
-    var count: Int { storage.elements.count }
+    var count: Int { encoder.state.flat.count(of: encoder.node) }
 
-    private func put(_ value: Plist) { storage.elements.append(value) }
+    private func put(_ scalar: FlatPlist.Scalar) throws {
+        do {
+            try encoder.state.flat.add(scalar, to: encoder.node, key: nil)
+        } catch {
+            throw tooLarge(error, at: codingPath + [PlistCodingKey(index: count)])
+        }
+    }
 
-    mutating func encodeNil() throws { put(.string("$null")) }
-    mutating func encode(_ value: Bool) throws { put(.bool(value)) }
-    mutating func encode(_ value: String) throws { put(.string(value)) }
-    mutating func encode(_ value: Double) throws { put(.real(value)) }
-    mutating func encode(_ value: Float) throws { put(.real(Double(value))) }
-    mutating func encode(_ value: Int) throws { put(integer(value)) }
-    mutating func encode(_ value: Int8) throws { put(integer(value)) }
-    mutating func encode(_ value: Int16) throws { put(integer(value)) }
-    mutating func encode(_ value: Int32) throws { put(integer(value)) }
-    mutating func encode(_ value: Int64) throws { put(integer(value)) }
-    mutating func encode(_ value: UInt) throws { put(integer(value)) }
-    mutating func encode(_ value: UInt8) throws { put(integer(value)) }
-    mutating func encode(_ value: UInt16) throws { put(integer(value)) }
-    mutating func encode(_ value: UInt32) throws { put(integer(value)) }
-    mutating func encode(_ value: UInt64) throws { put(integer(value)) }
+    /// A new element node: `kind` for a container, an empty dictionary for a value that
+    /// encodes itself into it.
+    private func add(_ kind: FlatPlist.Kind) -> PlistValueEncoder {
+        let index = count
+        let node = encoder.state.flat.addContainer(kind, to: encoder.node, key: nil)
+        return encoder.child(node, key: PlistCodingKey(index: index))
+    }
+
+    mutating func encodeNil() throws { try put(.string("$null")) }
+    mutating func encode(_ value: Bool) throws { try put(.bool(value)) }
+    mutating func encode(_ value: String) throws { try put(.string(value)) }
+    mutating func encode(_ value: Double) throws { try put(.real(value)) }
+    mutating func encode(_ value: Float) throws { try put(.real(Double(value))) }
+    mutating func encode(_ value: Int) throws { try put(.signed(Int64(value))) }
+    mutating func encode(_ value: Int8) throws { try put(.signed(Int64(value))) }
+    mutating func encode(_ value: Int16) throws { try put(.signed(Int64(value))) }
+    mutating func encode(_ value: Int32) throws { try put(.signed(Int64(value))) }
+    mutating func encode(_ value: Int64) throws { try put(.signed(value)) }
+    mutating func encode(_ value: UInt) throws { try put(.unsigned(UInt64(value))) }
+    mutating func encode(_ value: UInt8) throws { try put(.signed(Int64(value))) }
+    mutating func encode(_ value: UInt16) throws { try put(.signed(Int64(value))) }
+    mutating func encode(_ value: UInt32) throws { try put(.signed(Int64(value))) }
+    mutating func encode(_ value: UInt64) throws { try put(.unsigned(value)) }
 
     mutating func encode<T: Encodable>(_ value: T) throws {
-        put(try PlistValueEncoder.box(value, path: .index(count, encoder.path), options: encoder.options))
+        if T.self == Date.self, case .native = encoder.state.options.dates {
+            try put(.date(value as! Date))
+        } else if T.self == Data.self {
+            try put(.data(value as! Data))
+        } else {
+            try add(.dictionary).encode(value)
+        }
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<
         NestedKey
     > {
-        let nested = KeyedStorage()
-        let nestedEncoder = PlistValueEncoder(path: .index(count, encoder.path), options: encoder.options)
-        storage.append(.keyed(nested))
-        return KeyedEncodingContainer(KeyedContainer<NestedKey>(encoder: nestedEncoder, storage: nested))
+        KeyedEncodingContainer(KeyedContainer<NestedKey>(encoder: add(.dictionary)))
     }
 
     mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
-        let nested = UnkeyedStorage()
-        let nestedEncoder = PlistValueEncoder(path: .index(count, encoder.path), options: encoder.options)
-        storage.append(.unkeyed(nested))
-        return UnkeyedContainer(encoder: nestedEncoder, storage: nested)
+        UnkeyedContainer(encoder: add(.array))
     }
 
-    mutating func superEncoder() -> any Encoder {
-        let superEncoder = PlistValueEncoder(path: .index(count, encoder.path), options: encoder.options)
-        storage.append(.encoder(superEncoder))
-        return superEncoder
-    }
+    mutating func superEncoder() -> any Encoder { add(.dictionary) }
 }
 
 private struct SingleValueContainer: SingleValueEncodingContainer {
@@ -277,23 +263,21 @@ private struct SingleValueContainer: SingleValueEncodingContainer {
 
     var codingPath: [any CodingKey] { encoder.codingPath }
 
-    mutating func encodeNil() throws { encoder.set(.string("$null")) }
-    mutating func encode(_ value: Bool) throws { encoder.set(.bool(value)) }
-    mutating func encode(_ value: String) throws { encoder.set(.string(value)) }
-    mutating func encode(_ value: Double) throws { encoder.set(.real(value)) }
-    mutating func encode(_ value: Float) throws { encoder.set(.real(Double(value))) }
-    mutating func encode(_ value: Int) throws { encoder.set(integer(value)) }
-    mutating func encode(_ value: Int8) throws { encoder.set(integer(value)) }
-    mutating func encode(_ value: Int16) throws { encoder.set(integer(value)) }
-    mutating func encode(_ value: Int32) throws { encoder.set(integer(value)) }
-    mutating func encode(_ value: Int64) throws { encoder.set(integer(value)) }
-    mutating func encode(_ value: UInt) throws { encoder.set(integer(value)) }
-    mutating func encode(_ value: UInt8) throws { encoder.set(integer(value)) }
-    mutating func encode(_ value: UInt16) throws { encoder.set(integer(value)) }
-    mutating func encode(_ value: UInt32) throws { encoder.set(integer(value)) }
-    mutating func encode(_ value: UInt64) throws { encoder.set(integer(value)) }
+    mutating func encodeNil() throws { try encoder.set(.string("$null")) }
+    mutating func encode(_ value: Bool) throws { try encoder.set(.bool(value)) }
+    mutating func encode(_ value: String) throws { try encoder.set(.string(value)) }
+    mutating func encode(_ value: Double) throws { try encoder.set(.real(value)) }
+    mutating func encode(_ value: Float) throws { try encoder.set(.real(Double(value))) }
+    mutating func encode(_ value: Int) throws { try encoder.set(.signed(Int64(value))) }
+    mutating func encode(_ value: Int8) throws { try encoder.set(.signed(Int64(value))) }
+    mutating func encode(_ value: Int16) throws { try encoder.set(.signed(Int64(value))) }
+    mutating func encode(_ value: Int32) throws { try encoder.set(.signed(Int64(value))) }
+    mutating func encode(_ value: Int64) throws { try encoder.set(.signed(value)) }
+    mutating func encode(_ value: UInt) throws { try encoder.set(.unsigned(UInt64(value))) }
+    mutating func encode(_ value: UInt8) throws { try encoder.set(.signed(Int64(value))) }
+    mutating func encode(_ value: UInt16) throws { try encoder.set(.signed(Int64(value))) }
+    mutating func encode(_ value: UInt32) throws { try encoder.set(.signed(Int64(value))) }
+    mutating func encode(_ value: UInt64) throws { try encoder.set(.unsigned(value)) }
 
-    mutating func encode<T: Encodable>(_ value: T) throws {
-        encoder.set(try PlistValueEncoder.box(value, path: encoder.path, options: encoder.options))
-    }
+    mutating func encode<T: Encodable>(_ value: T) throws { try encoder.encode(value) }
 }

@@ -1,0 +1,304 @@
+import OrderedCollections
+
+#if canImport(FoundationEssentials)
+package import FoundationEssentials
+#else
+package import Foundation
+#endif
+
+/// A property list held in a few flat arrays: what PlistKit's Codable encoder builds, because
+/// appending a node costs far less than making `Plist` values, and what the binary and XML
+/// writers write from directly (`binaryBytes`, `xmlBytes`; `plist(at:)` gives the tree for the
+/// other formats).
+///
+/// Every value is a node. A container's children are linked in the order they were added, so a
+/// container can be filled after later siblings were added, as Codable allows. A dictionary's
+/// children are its entries, each carrying its key's number. A key added again to the same
+/// dictionary keeps its first place and takes the last value, as in `Plist`'s dictionaries; the
+/// readers of this storage (the writers and `plist(at:)`) resolve that.
+package struct FlatPlist {
+    package enum Kind: UInt8 {
+        case dictionary, array, string, signed, unsigned, real, bool, date, data
+    }
+
+    package struct Node {
+        package var kind: Kind
+        /// The number of the entry's key (in `keys`), for a dictionary's child; -1 otherwise.
+        package var key: Int32
+        /// The next child of the same container, or -1.
+        package var next: Int32
+        /// Strings and data: the length of their bytes. Containers: how many children they have.
+        package var count: UInt32
+        /// Integers, reals and dates: their bits (`signed` an `Int64`, `unsigned` a `UInt64`
+        /// above `Int64.max`, dates seconds since 2001). Booleans: 0 or 1. Strings (UTF-8) and
+        /// data: where their bytes start in `bytes`. Containers: the first child in the low 32
+        /// bits and the last child in the high 32 bits.
+        package var payload: UInt64
+    }
+
+    /// A scalar to add.
+    package enum Scalar {
+        case string(String)
+        case signed(Int64)
+        case unsigned(UInt64)
+        case real(Double)
+        case bool(Bool)
+        case date(Date)
+        case data(Data)
+    }
+
+    package private(set) var nodes: [Node] = []
+    /// The bytes of every string (UTF-8) and data.
+    package private(set) var bytes: [UInt8] = []
+    package private(set) var keys = FlatKeys()
+
+    /// The most bytes one string or data may have.
+    package static let maxLength = Int(UInt32.max)
+
+    package init() {}
+
+    /// Adds a scalar as the last child of `parent` (-1 for the top value), under the key `key`
+    /// when `parent` is a dictionary; returns its node.
+    /// - Throws: `.outputTooLarge` for a string or data longer than `maxLength` bytes.
+    @discardableResult
+    package mutating func add(_ scalar: Scalar, to parent: Int32, key: String?) throws(PlistError) -> Int32 {
+        let node = Int32(nodes.count)
+        nodes.append(try make(scalar))
+        link(node, to: parent, key: key)
+        return node
+    }
+
+    /// Adds an empty container as the last child of `parent` (-1 for the top value), under
+    /// `key` when `parent` is a dictionary; returns its node.
+    package mutating func addContainer(_ kind: Kind, to parent: Int32, key: String?) -> Int32 {
+        let node = Int32(nodes.count)
+        nodes.append(Node(kind: kind, key: -1, next: -1, count: 0, payload: 0))
+        link(node, to: parent, key: key)
+        return node
+    }
+
+    /// Makes `node` the scalar `scalar`, in its place; what it held before is dropped.
+    /// - Throws: `.outputTooLarge` as `add`.
+    package mutating func set(_ node: Int32, to scalar: Scalar) throws(PlistError) {
+        let made = try make(scalar)
+        nodes[Int(node)].kind = made.kind
+        nodes[Int(node)].count = made.count
+        nodes[Int(node)].payload = made.payload
+    }
+
+    /// Makes `node` an empty container of `kind`, in its place, unless it is one already
+    /// (then it keeps its children).
+    package mutating func setContainer(_ node: Int32, to kind: Kind) {
+        guard nodes[Int(node)].kind != kind else { return }
+        nodes[Int(node)].kind = kind
+        nodes[Int(node)].count = 0
+        nodes[Int(node)].payload = 0
+    }
+
+    /// The number of children of container `node`.
+    package func count(of node: Int32) -> Int { Int(nodes[Int(node)].count) }
+
+    private mutating func make(_ scalar: Scalar) throws(PlistError) -> Node {
+        var node = Node(kind: .string, key: -1, next: -1, count: 0, payload: 0)
+        switch scalar {
+        case .string(let string):
+            node.payload = UInt64(bytes.count)
+            node.count = try length(string.utf8.count)
+            bytes.append(contentsOf: string.utf8)
+        case .signed(let value):
+            node.kind = .signed
+            node.payload = UInt64(bitPattern: value)
+        case .unsigned(let value):
+            node.kind = value > UInt64(Int64.max) ? .unsigned : .signed
+            node.payload = value
+        case .real(let value):
+            node.kind = .real
+            node.payload = value.bitPattern
+        case .bool(let value):
+            node.kind = .bool
+            node.payload = value ? 1 : 0
+        case .date(let date):
+            node.kind = .date
+            node.payload = date.timeIntervalSinceReferenceDate.bitPattern
+        case .data(let data):
+            node.kind = .data
+            node.payload = UInt64(bytes.count)
+            node.count = try length(data.count)
+            bytes.append(contentsOf: data)
+        }
+        return node
+    }
+
+    private func length(_ count: Int) throws(PlistError) -> UInt32 {
+        guard let length = UInt32(exactly: count) else {
+            throw PlistError(.outputTooLarge(limit: Self.maxLength), at: 0)
+        }
+        return length
+    }
+
+    /// Links `node` as the last child of `parent`. A value with a key for an array, or without
+    /// one for a dictionary (written through a container whose value was replaced by another
+    /// kind of container since) is left out.
+    private mutating func link(_ node: Int32, to parent: Int32, key: String?) {
+        guard parent >= 0 else { return }
+        let container = nodes[Int(parent)]
+        guard (container.kind == .dictionary) == (key != nil) else { return }
+        let last = Int32(truncatingIfNeeded: container.payload >> 32)
+        if let key {
+            nodes[Int(node)].key = keys.number(of: key, after: container.count > 0 ? nodes[Int(last)].key : -1)
+        }
+        if container.count == 0 {
+            nodes[Int(parent)].payload = UInt64(UInt32(node)) | UInt64(UInt32(node)) << 32
+        } else {
+            nodes[Int(last)].next = node
+            nodes[Int(parent)].payload = container.payload & 0xFFFF_FFFF | UInt64(UInt32(node)) << 32
+        }
+        nodes[Int(parent)].count += 1
+    }
+
+    /// The children of container `node` in order.
+    package func children(of node: Int32) -> FlatChildren {
+        let container = nodes[Int(node)]
+        return FlatChildren(
+            nodes: nodes, first: container.count == 0 ? -1 : Int32(truncatingIfNeeded: container.payload),
+            count: Int(container.count))
+    }
+
+    /// Appends the entries of dictionary `node` to `stack`, in order and each key once: a key
+    /// added again keeps its first place and takes the last value. `seen` is scratch space the
+    /// caller keeps between calls (per key number, the last dictionary that used it) and
+    /// `dictionary` a number unique to this call.
+    package func appendEntries(
+        of node: Int32, to stack: inout [(key: Int32, value: Int32)], seen: inout [Int], dictionary: Int
+    ) {
+        if seen.count < keys.names.count {
+            seen.append(contentsOf: repeatElement(0, count: keys.names.count - seen.count))
+        }
+        let start = stack.count
+        var repeated = false
+        for child in children(of: node) {
+            let key = nodes[Int(child)].key
+            repeated = repeated || seen[Int(key)] == dictionary
+            seen[Int(key)] = dictionary
+            stack.append((key, child))
+        }
+        guard repeated else { return }
+        var place: [Int32: Int] = [:]
+        var unique: [(key: Int32, value: Int32)] = []
+        for entry in stack[start...] {
+            if let index = place[entry.key] {
+                unique[index].value = entry.value
+            } else {
+                place[entry.key] = unique.count
+                unique.append(entry)
+            }
+        }
+        stack.replaceSubrange(start..., with: unique)
+    }
+
+    /// The value at `node` as a `Plist`.
+    package func plist(at node: Int32) -> Plist {
+        let value = nodes[Int(node)]
+        switch value.kind {
+        case .dictionary:
+            var entries = OrderedDictionary<String, Plist>(minimumCapacity: Int(value.count))
+            for child in children(of: node) {
+                entries[keys.names[Int(nodes[Int(child)].key)]] = plist(at: child)
+            }
+            return .dictionary(entries)
+        case .array:
+            var elements: [Plist] = []
+            elements.reserveCapacity(Int(value.count))
+            for child in children(of: node) { elements.append(plist(at: child)) }
+            return .array(elements)
+        case .string: return .string(String(decoding: content(of: value), as: UTF8.self))
+        case .signed: return .integer(PlistInteger(Int64(bitPattern: value.payload)))
+        case .unsigned: return .integer(PlistInteger(value.payload))
+        case .real: return .real(Double(bitPattern: value.payload))
+        case .bool: return .bool(value.payload != 0)
+        case .date: return .date(Date(timeIntervalSinceReferenceDate: Double(bitPattern: value.payload)))
+        case .data: return .data(Data(content(of: value)))
+        }
+    }
+
+    /// The bytes of a string or data node.
+    package func content(of node: Node) -> ArraySlice<UInt8> {
+        bytes[Int(node.payload)..<Int(node.payload) + Int(node.count)]
+    }
+}
+
+/// The children of a `FlatPlist` container, following their links.
+package struct FlatChildren: Sequence, IteratorProtocol {
+    let nodes: [FlatPlist.Node]
+    var cursor: Int32
+    var remaining: Int
+
+    init(nodes: [FlatPlist.Node], first: Int32, count: Int) {
+        self.nodes = nodes
+        cursor = first
+        remaining = count
+    }
+
+    package mutating func next() -> Int32? {
+        guard remaining > 0 else { return nil }
+        let node = cursor
+        cursor = nodes[Int(node)].next
+        remaining -= 1
+        return node
+    }
+}
+
+/// The keys of a `FlatPlist`'s dictionaries, each spelling once, numbered in the order first
+/// added. Keys are told apart by their exact UTF-8 bytes, as `Plist` strings are (`String`'s
+/// `==` would make "é" and "e\u{301}" one key).
+///
+/// Finding a key's number usually costs one comparison: values of one type add their keys in
+/// the same order every time, so the key that followed the previous key the last time is tried
+/// before hashing.
+package struct FlatKeys {
+    package private(set) var names: [String] = []
+    private var numbers: [ExactString: Int32] = [:]
+    /// Per key number: the key added after it in a dictionary the last time, or -1.
+    private var successors: [Int32] = []
+    /// The first key of the last dictionary that got one.
+    private var first: Int32 = -1
+
+    /// The number of `name`, added to a dictionary after the key numbered `previous` (-1 for
+    /// its first key).
+    mutating func number(of name: String, after previous: Int32) -> Int32 {
+        let guess = previous < 0 ? first : successors[Int(previous)]
+        if guess >= 0, ExactString.same(names[Int(guess)], name) { return guess }
+        let number: Int32
+        if let known = numbers[ExactString(name)] {
+            number = known
+        } else {
+            number = Int32(names.count)
+            names.append(name)
+            numbers[ExactString(name)] = number
+            successors.append(-1)
+        }
+        if previous < 0 { first = number } else { successors[Int(previous)] = number }
+        return number
+    }
+}
+
+/// A string compared and hashed by its exact UTF-8 bytes.
+private struct ExactString: Hashable {
+    let string: String
+
+    init(_ string: String) { self.string = string }
+
+    static func same(_ a: String, _ b: String) -> Bool {
+        let (x, y) = (a.utf8.span, b.utf8.span)
+        guard x.count == y.count else { return false }
+        for index in x.indices where x[index] != y[index] { return false }
+        return true
+    }
+
+    static func == (a: ExactString, b: ExactString) -> Bool { same(a.string, b.string) }
+
+    func hash(into hasher: inout Hasher) {
+        let bytes = string.utf8.span
+        for index in bytes.indices { hasher.combine(bytes[index]) }
+    }
+}

@@ -1,0 +1,115 @@
+import Foundation
+import OrderedCollections
+import PlistCore
+import PropertyBased
+import TestSupport
+import Testing
+
+/// `FlatPlist`, what the Codable encoder builds: its writers give exactly the bytes the `Plist`
+/// writers give for the same value, and it holds the same value.
+@Suite struct FlatPlistTests {
+    private static let unsorted = PlistWriteOptions(sortsKeys: false)
+
+    private func expectSameOutput(_ value: Plist, _ comment: Comment? = nil) throws {
+        guard let flat = FlatPlist(value) else { return }
+        #expect(flat.plist(at: 0).firstDifference(from: value) == nil, comment)
+        #expect(flat.plist(at: 0).isIdentical(to: value), comment)
+        #expect(try flat.binaryBytes(options: .init()) == value.binaryBytes(), comment)
+        #expect(try flat.xmlBytes(options: .init()) == value.xmlBytes(), comment)
+        #expect(try flat.xmlBytes(options: Self.unsorted) == value.xmlBytes(options: Self.unsorted), comment)
+    }
+
+    @Test(
+        arguments: Corpus.entries.filter {
+            !$0.file.hasPrefix("invalid/") && FileManager.default.fileExists(atPath: $0.expectedURL.path)
+        })
+    func corpusValuesGiveTheTreeWritersBytes(entry: Corpus.Entry) throws {
+        try expectSameOutput(try Corpus.expected(entry), "\(entry)")
+    }
+
+    @Test func randomValuesGiveTheTreeWritersBytes() async throws {
+        await propertyCheck(count: 300, input: RoundTripPropertyTests.values) { value in
+            try expectSameOutput(value.replacingUIDs)
+        }
+    }
+
+    /// A key added again keeps its first place and takes the last value, as in `Plist`.
+    @Test func aKeyAddedAgainKeepsItsPlaceAndTakesTheLastValue() throws {
+        var flat = FlatPlist()
+        let top = flat.addContainer(.dictionary, to: -1, key: nil)
+        try flat.add(.signed(1), to: top, key: "b")
+        try flat.add(.string("x"), to: top, key: "a")
+        let list = flat.addContainer(.array, to: top, key: "b")
+        try flat.add(.bool(true), to: list, key: nil)
+        try flat.add(.signed(2), to: top, key: "a")
+        let expected: Plist = ["b": [true], "a": 2]
+        #expect(flat.plist(at: 0).isIdentical(to: expected))
+        #expect(try flat.binaryBytes(options: .init()) == expected.binaryBytes())
+        #expect(try flat.xmlBytes(options: .init()) == expected.xmlBytes())
+        #expect(try flat.xmlBytes(options: Self.unsorted) == expected.xmlBytes(options: Self.unsorted))
+    }
+
+    /// Keys are told apart by their bytes: "é" and "e\u{301}" (equal as Swift strings) stay two keys.
+    @Test func keysAreToldApartByTheirBytes() throws {
+        let value: Plist = [["\u{E9}": 1, "x": 2], ["e\u{301}": 3, "x": 4], ["\u{E9}": 5]]
+        try expectSameOutput(value)
+        let flat = try #require(FlatPlist(value))
+        #expect(flat.keys.names.map { Array($0.utf8) } == [[0xC3, 0xA9], [0x78], [0x65, 0xCC, 0x81]])
+    }
+
+    /// A container filled after later siblings were added holds its values in its place.
+    @Test func containersFilledLateStayInPlace() throws {
+        var flat = FlatPlist()
+        let top = flat.addContainer(.array, to: -1, key: nil)
+        let inner = flat.addContainer(.dictionary, to: top, key: nil)
+        try flat.add(.string("after"), to: top, key: nil)
+        try flat.add(.real(0.5), to: inner, key: "late")
+        let expected: Plist = [["late": 0.5], "after"]
+        #expect(flat.plist(at: 0).isIdentical(to: expected))
+        #expect(try flat.binaryBytes(options: .init()) == expected.binaryBytes())
+        #expect(try flat.xmlBytes(options: .init()) == expected.xmlBytes())
+    }
+
+    /// A value written through a container whose node became another kind of container is
+    /// left out instead of corrupting the keys.
+    @Test func valuesForAReplacedContainerAreLeftOut() throws {
+        var flat = FlatPlist()
+        let top = flat.addContainer(.dictionary, to: -1, key: nil)
+        flat.setContainer(top, to: .array)
+        try flat.add(.signed(1), to: top, key: "stale")
+        try flat.add(.signed(2), to: top, key: nil)
+        flat.setContainer(top, to: .dictionary)
+        try flat.add(.signed(3), to: top, key: nil)
+        #expect(flat.plist(at: 0).isIdentical(to: [:]))
+        try flat.set(top, to: .string("scalar"))
+        #expect(flat.plist(at: 0).isIdentical(to: "scalar"))
+    }
+
+    @Test func limitsHold() throws {
+        var flat = FlatPlist()
+        var node = flat.addContainer(.array, to: -1, key: nil)
+        for _ in 0..<20 { node = flat.addContainer(.array, to: node, key: nil) }
+        let shallow = PlistWriteOptions(maxDepth: 20)
+        #expect(throws: PlistError(.tooDeep(limit: 20), at: 0)) { try flat.binaryBytes(options: shallow) }
+        #expect(throws: PlistError(.tooDeep(limit: 20), at: 0)) { try flat.xmlBytes(options: shallow) }
+        #expect(try flat.xmlBytes(options: PlistWriteOptions(maxDepth: 21)) == flat.plist(at: 0).xmlBytes())
+
+        var long = FlatPlist()
+        let top = long.addContainer(.array, to: -1, key: nil)
+        for _ in 0..<100 { try long.add(.string(String(repeating: "x", count: 100)), to: top, key: nil) }
+        let small = PlistWriteOptions(maxOutputBytes: 5_000)
+        #expect(throws: PlistError(.outputTooLarge(limit: 5_000), at: 0)) { try long.xmlBytes(options: small) }
+    }
+}
+
+extension Plist {
+    /// The value with every UID made an integer (`FlatPlist` holds no UIDs).
+    fileprivate var replacingUIDs: Plist {
+        switch self {
+        case .uid(let uid): .integer(PlistInteger(uid))
+        case .array(let elements): .array(elements.map(\.replacingUIDs))
+        case .dictionary(let entries): .dictionary(entries.mapValues(\.replacingUIDs))
+        default: self
+        }
+    }
+}
