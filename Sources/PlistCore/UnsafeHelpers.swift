@@ -48,3 +48,14 @@ func appendBytes(of text: StaticString, to out: inout [UInt8]) {
     // SAFETY: the buffer is the literal's static storage, read during the call only.
     text.withUTF8Buffer { unsafe out.append(contentsOf: $0) }
 }
+
+extension OutputSpan<UInt8> {
+    /// Appends the UTF-8 bytes of a literal; the span must have room for them.
+    @inline(__always)
+    mutating func append(_ text: StaticString) {
+        // SAFETY: the buffer is the literal's static storage, read during the call only.
+        text.withUTF8Buffer { buffer in
+            for index in 0..<buffer.count { append(unsafe buffer[index]) }
+        }
+    }
+}

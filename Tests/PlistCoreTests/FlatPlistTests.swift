@@ -49,12 +49,14 @@ import Testing
         #expect(try flat.xmlBytes(options: Self.unsorted) == expected.xmlBytes(options: Self.unsorted))
     }
 
-    /// Keys are told apart by their bytes: "é" and "e\u{301}" (equal as Swift strings) stay two keys.
+    /// Keys are told apart by their bytes: "é" and "e\u{301}", or "K" and U+212A KELVIN SIGN
+    /// (equal as Swift strings), stay two keys.
     @Test func keysAreToldApartByTheirBytes() throws {
-        let value: Plist = [["\u{E9}": 1, "x": 2], ["e\u{301}": 3, "x": 4], ["\u{E9}": 5]]
+        let value: Plist = [["\u{E9}": 1, "K": 2], ["e\u{301}": 3, "\u{212A}": 4], ["\u{E9}": 5, "K": 6]]
         try expectSameOutput(value)
         let flat = try #require(FlatPlist(value))
-        #expect(flat.keys.names.map { Array($0.utf8) } == [[0xC3, 0xA9], [0x78], [0x65, 0xCC, 0x81]])
+        #expect(
+            flat.keys.names.map { Array($0.utf8) } == [[0xC3, 0xA9], [0x4B], [0x65, 0xCC, 0x81], [0xE2, 0x84, 0xAA]])
     }
 
     /// A container filled after later siblings were added holds its values in its place.

@@ -57,6 +57,12 @@ package struct FlatPlist {
 
     package init() {}
 
+    /// An empty value with room for `nodes` nodes and `bytes` bytes of content.
+    package init(reservingNodes nodes: Int, bytes: Int) {
+        self.nodes.reserveCapacity(nodes)
+        self.bytes.reserveCapacity(bytes)
+    }
+
     /// Adds a scalar as the last child of `parent` (-1 for the top value), under the key `key`
     /// when `parent` is a dictionary; returns its node.
     /// - Throws: `.outputTooLarge` for a string or data longer than `maxLength` bytes.
@@ -257,6 +263,8 @@ package struct FlatChildren: Sequence, IteratorProtocol {
 /// before hashing.
 package struct FlatKeys {
     package private(set) var names: [String] = []
+    /// Per key number: whether its name is ASCII.
+    private var isASCII: [Bool] = []
     private var numbers: [ExactString: Int32] = [:]
     /// Per key number: the key added after it in a dictionary the last time, or -1.
     private var successors: [Int32] = []
@@ -267,18 +275,31 @@ package struct FlatKeys {
     /// its first key).
     mutating func number(of name: String, after previous: Int32) -> Int32 {
         let guess = previous < 0 ? first : successors[Int(previous)]
-        if guess >= 0, ExactString.same(names[Int(guess)], name) { return guess }
+        if guess >= 0, isNamed(guess, name) { return guess }
         let number: Int32
         if let known = numbers[ExactString(name)] {
             number = known
         } else {
             number = Int32(names.count)
             names.append(name)
+            isASCII.append(name.utf8.allSatisfy { $0 < 0x80 })
             numbers[ExactString(name)] = number
             successors.append(-1)
         }
         if previous < 0 { first = number } else { successors[Int(previous)] = number }
         return number
+    }
+}
+
+extension FlatKeys {
+    /// Whether key `number` is spelled exactly `name`. For an ASCII key, `==` (which is fast,
+    /// and instant for the same literal) with the same UTF-8 length is enough: a string
+    /// canonically equivalent to an ASCII one but not ASCII itself (U+212A KELVIN SIGN for "K")
+    /// is longer in UTF-8.
+    private func isNamed(_ number: Int32, _ name: String) -> Bool {
+        let key = names[Int(number)]
+        guard isASCII[Int(number)] else { return ExactString.same(key, name) }
+        return key == name && key.utf8.count == name.utf8.count
     }
 }
 

@@ -16,7 +16,7 @@
 ///   `SInt8`, so NaN is written `2030437302-06-07T24:60:-2147483648Z`. (An arm64 build of
 ///   CoreFoundation converts differently and would write other text for those values.)
 enum XMLDate {
-    static func append(secondsSinceReference seconds: Double, to out: inout [UInt8]) {
+    static func append(secondsSinceReference seconds: Double, to out: inout ShortText) {
         let at = seconds < 0 && seconds > -1e-300 ? -1e-300 : seconds
         let absolute = convertToInt64(floorDivide(at, 86_400))
         var (year, month, day) = ymd(fromAbsolute: absolute)
@@ -111,7 +111,7 @@ enum XMLDate {
     }
 
     /// C's `%0<width>d`: a minus sign, then zeros up to `width` characters in all, then the digits.
-    private static func appendPadded(_ value: Int64, width: Int, to out: inout [UInt8]) {
+    private static func appendPadded(_ value: Int64, width: Int, to out: inout ShortText) {
         let start = out.count
         if value < 0 { out.append(UInt8(ascii: "-")) }
         let digitsStart = out.count
@@ -121,6 +121,6 @@ enum XMLDate {
             rest /= 10
         } while rest > 0
         while out.count - start < width { out.append(UInt8(ascii: "0")) }
-        out[digitsStart...].reverse()
+        out.reverse(from: digitsStart)
     }
 }

@@ -7,7 +7,7 @@
 /// `10000000000000000`, 1e17 → `1e+17`, 1e23 → `9.9999999999999992e+22`, 1e-5 →
 /// `1.0000000000000001e-05`, 5e-324 → `4.9406564584124654e-324`.
 enum XMLReal {
-    static func append(_ value: Double, to out: inout [UInt8]) {
+    static func append(_ value: Double, to out: inout ShortText) {
         if value.isNaN { return out.append(contentsOf: "nan".utf8) }
         if value.isInfinite { return out.append(contentsOf: (value > 0 ? "+infinity" : "-infinity").utf8) }
         if value == 0 { return out.append(contentsOf: "0.0".utf8) }
@@ -110,7 +110,7 @@ enum XMLReal {
     }
 
     /// `%g` layout of 17 digits (`digits` in 10^16..<10^17) whose first digit is at 10^`exponent`.
-    private static func appendG(digits: UInt64, exponent: Int, to out: inout [UInt8]) {
+    private static func appendG(digits: UInt64, exponent: Int, to out: inout ShortText) {
         var text = InlineArray<17, UInt8>(repeating: 0)
         var rest = digits
         for index in stride(from: 16, through: 0, by: -1) {

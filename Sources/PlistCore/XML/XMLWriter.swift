@@ -65,7 +65,7 @@ private struct TreeWriter {
 
 /// The text of an XML property list being written, with the layout and escapes both XML
 /// writers (of `Plist` and of `FlatPlist`) share: each method writes one element on its own
-/// line, indented by `depth` tabs.
+/// line, indented by `depth` tabs, through one `OutputSpan` (one capacity check per element).
 ///
 /// Every value and key checks its indentation and content against `maxOutputBytes` before it
 /// is written, so the output passes the limit by at most one value's tags and escapes, and a
@@ -76,7 +76,7 @@ struct XMLText {
     private let maxDepth: Int
     private var out: [UInt8] = []
 
-    static let header = """
+    static let header: StaticString = """
         <?xml version="1.0" encoding="UTF-8"?>
         <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
         <plist version="1.0">
@@ -88,70 +88,73 @@ struct XMLText {
         maxOutputBytes = options.maxOutputBytes
         maxDepth = options.maxDepth
         out.reserveCapacity(min(capacity, options.maxOutputBytes))
-        out.append(contentsOf: Self.header.utf8)
+        out.append(addingCapacity: Self.header.utf8CodeUnitCount) { $0.append(Self.header) }
     }
 
     /// Ends the document and returns it.
     consuming func finish() -> [UInt8] {
-        append("</plist>\n")
+        out.append(addingCapacity: 9) { $0.append("</plist>\n") }
         return out
     }
 
     mutating func string(_ utf8: some Collection<UInt8>, depth: Int) throws(PlistError) {
-        try reserve(depth + utf8.count)
-        indent(depth)
-        append("<string>")
-        appendEscaped(utf8)
-        append("</string>\n")
+        try text(utf8, between: "<string>", and: "</string>\n", depth: depth)
     }
 
     mutating func key(_ utf8: some Collection<UInt8>, depth: Int) throws(PlistError) {
-        try reserve(depth + utf8.count)
-        indent(depth)
-        append("<key>")
-        appendEscaped(utf8)
-        append("</key>\n")
+        try text(utf8, between: "<key>", and: "</key>\n", depth: depth)
     }
 
     /// An integer: `magnitude`, after a minus sign when `negative` (then `magnitude` holds the
     /// two's complement bits).
     mutating func integer(magnitude: UInt64, negative: Bool, depth: Int) throws(PlistError) {
-        try reserve(depth)
-        indent(depth)
-        append("<integer>")
-        appendDecimal(magnitude, negative: negative)
-        append("</integer>\n")
+        var digits = ShortText()
+        digits.appendDecimal(magnitude, negative: negative)
+        try short(digits, between: "<integer>", and: "</integer>\n", depth: depth)
     }
 
     mutating func real(_ value: Double, depth: Int) throws(PlistError) {
-        try reserve(depth)
-        indent(depth)
-        append("<real>")
-        XMLReal.append(value, to: &out)
-        append("</real>\n")
+        var text = ShortText()
+        XMLReal.append(value, to: &text)
+        try short(text, between: "<real>", and: "</real>\n", depth: depth)
     }
 
     mutating func bool(_ value: Bool, depth: Int) throws(PlistError) {
         try reserve(depth)
-        indent(depth)
-        append(value ? "<true/>\n" : "<false/>\n")
+        out.append(addingCapacity: depth + 9) { span in
+            span.indent(depth)
+            span.append(value ? "<true/>\n" : "<false/>\n")
+        }
     }
 
     mutating func date(secondsSinceReference seconds: Double, depth: Int) throws(PlistError) {
-        try reserve(depth)
-        indent(depth)
-        append("<date>")
-        XMLDate.append(secondsSinceReference: seconds, to: &out)
-        append("</date>\n")
+        var text = ShortText()
+        XMLDate.append(secondsSinceReference: seconds, to: &text)
+        try short(text, between: "<date>", and: "</date>\n", depth: depth)
     }
 
+    /// Base64 in lines of 76 characters less 8 per tab of indentation, each line indented like
+    /// the `<data>` tag: 57 bytes a line at the top, 51 one level in, ..., 9 bytes (12 characters)
+    /// at 8 levels. Deeper, the lines stay at 8 tabs and 12 characters while the tags keep their
+    /// own indentation. No line for empty data; no empty last line when the lines come out even.
     mutating func data(_ bytes: Span<UInt8>, depth: Int) throws(PlistError) {
         try reserve(depth + bytes.count / 3 * 4 + bytes.count / 9 * (min(depth, 8) + 1))
-        indent(depth)
-        append("<data>\n")
-        appendBase64(bytes, depth: depth)
-        indent(depth)
-        append("</data>\n")
+        let tabs = min(depth, 8)
+        let bytesPerLine = (76 - 8 * tabs) / 4 * 3
+        let lines = (bytes.count + bytesPerLine - 1) / bytesPerLine
+        out.append(addingCapacity: 2 * depth + 16 + lines * (tabs + 1 + bytesPerLine / 3 * 4)) { span in
+            span.indent(depth)
+            span.append("<data>\n")
+            var index = 0
+            while index < bytes.count {
+                let lineEnd = min(index + bytesPerLine, bytes.count)
+                span.indent(tabs)
+                span.appendBase64(bytes, from: &index, to: lineEnd)
+                span.append(0x0A)
+            }
+            span.indent(depth)
+            span.append("</data>\n")
+        }
     }
 
     /// A UID as CoreFoundation writes a keyed-archiver UID: `<dict>`, `<key>CF$UID</key>`,
@@ -159,16 +162,20 @@ struct XMLText {
     /// holds 32 bits, ours up to 64.)
     mutating func uid(_ uid: UInt64, depth: Int) throws(PlistError) {
         try reserve(3 * depth)
-        indent(depth)
-        append("<dict>\n")
-        indent(depth + 1)
-        append("<key>CF$UID</key>\n")
-        indent(depth + 1)
-        append("<integer>")
-        appendDecimal(uid, negative: false)
-        append("</integer>\n")
-        indent(depth)
-        append("</dict>\n")
+        var digits = ShortText()
+        digits.appendDecimal(uid, negative: false)
+        out.append(addingCapacity: 4 * depth + 2 + 56 + digits.count) { span in
+            span.indent(depth)
+            span.append("<dict>\n")
+            span.indent(depth + 1)
+            span.append("<key>CF$UID</key>\n")
+            span.indent(depth + 1)
+            span.append("<integer>")
+            digits.write(to: &span)
+            span.append("</integer>\n")
+            span.indent(depth)
+            span.append("</dict>\n")
+        }
     }
 
     /// Opens an `array` or `dict` element, or writes the empty element (`<array/>`) and
@@ -177,18 +184,22 @@ struct XMLText {
     mutating func open(_ name: StaticString, isEmpty: Bool, depth: Int) throws(PlistError) -> Bool {
         guard depth < maxDepth else { throw PlistError(.tooDeep(limit: maxDepth), at: 0) }
         try reserve(depth)
-        indent(depth)
-        append("<")
-        append(name)
-        append(isEmpty ? "/>\n" : ">\n")
+        out.append(addingCapacity: depth + 4 + name.utf8CodeUnitCount) { span in
+            span.indent(depth)
+            span.append(0x3C)
+            span.append(name)
+            span.append(isEmpty ? "/>\n" : ">\n")
+        }
         return !isEmpty
     }
 
     mutating func close(_ name: StaticString, depth: Int) {
-        indent(depth)
-        append("</")
-        append(name)
-        append(">\n")
+        out.append(addingCapacity: depth + 4 + name.utf8CodeUnitCount) { span in
+            span.indent(depth)
+            span.append("</")
+            span.append(name)
+            span.append(">\n")
+        }
     }
 
     /// Checks that `count` more bytes stay within `maxOutputBytes`.
@@ -198,94 +209,80 @@ struct XMLText {
         }
     }
 
-    private mutating func append(_ text: StaticString) {
-        appendBytes(of: text, to: &out)
-    }
-
-    private static let tabs: StaticString = "\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t"
-
-    private mutating func indent(_ depth: Int) {
-        var rest = depth
-        while rest >= 16 {
-            append(Self.tabs)
-            rest -= 16
-        }
-        for _ in 0..<rest { out.append(0x09) }
-    }
-
-    /// The UTF-8 with `&`, `<` and `>` escaped, as CF does; every other character is written
-    /// as it is: `"`, `'`, "\r" (which XML parsers read back as "\n"), and also NUL, the other
-    /// control characters, U+FFFE and U+FFFF, which make the document not well-formed XML
-    /// (libxml2 rejects it), as Foundation's is.
-    private mutating func appendEscaped(_ utf8: some Collection<UInt8>) {
-        let start = out.count
-        out.append(contentsOf: utf8)
-        var clean = true
-        for byte in out[start...] where byte == 0x26 || byte == 0x3C || byte == 0x3E {
-            clean = false
-            break
-        }
-        if clean { return }
-        out.removeSubrange(start...)
-        for byte in utf8 {
-            switch byte {
-            case 0x26: append("&amp;")
-            case 0x3C: append("&lt;")
-            case 0x3E: append("&gt;")
-            default: out.append(byte)
+    /// A line holding `utf8`, escaped, between two tags.
+    private mutating func text(
+        _ utf8: some Collection<UInt8>, between open: StaticString, and close: StaticString, depth: Int
+    ) throws(PlistError) {
+        let count = utf8.count
+        try reserve(depth + count)
+        // An escape takes at most 4 more bytes; long texts count theirs rather than reserve 5×.
+        let escapes = count <= 4096 ? count : utf8.reduce(0) { $0 + (isEscaped($1) ? 1 : 0) }
+        let tags = open.utf8CodeUnitCount + close.utf8CodeUnitCount
+        out.append(addingCapacity: depth + tags + count + 4 * escapes) { span in
+            span.indent(depth)
+            span.append(open)
+            for byte in utf8 {
+                switch byte {
+                case 0x26: span.append("&amp;")
+                case 0x3C: span.append("&lt;")
+                case 0x3E: span.append("&gt;")
+                default: span.append(byte)
+                }
             }
+            span.append(close)
         }
     }
 
-    /// The decimal digits of `magnitude`, after a minus sign when `negative` (then `magnitude`
-    /// holds the two's complement bits).
-    private mutating func appendDecimal(_ magnitude: UInt64, negative: Bool) {
-        var rest = magnitude
-        if negative {
-            out.append(UInt8(ascii: "-"))
-            rest = 0 &- magnitude
+    /// A line holding `text` (which needs no escapes) between two tags.
+    private mutating func short(
+        _ text: ShortText, between open: StaticString, and close: StaticString, depth: Int
+    ) throws(PlistError) {
+        try reserve(depth)
+        out.append(addingCapacity: depth + open.utf8CodeUnitCount + text.count + close.utf8CodeUnitCount) { span in
+            span.indent(depth)
+            span.append(open)
+            text.write(to: &span)
+            span.append(close)
         }
-        let start = out.count
-        repeat {
-            out.append(UInt8(ascii: "0") + UInt8(rest % 10))
-            rest /= 10
-        } while rest > 0
-        out[start...].reverse()
+    }
+}
+
+/// Whether the XML writers escape `byte`: `&`, `<` and `>`, as CF does. Every other character
+/// is written as it is: `"`, `'`, "\r" (which XML parsers read back as "\n"), and also NUL,
+/// the other control characters, U+FFFE and U+FFFF, which make the document not well-formed
+/// XML (libxml2 rejects it), as Foundation's is.
+private func isEscaped(_ byte: UInt8) -> Bool { byte == 0x26 || byte == 0x3C || byte == 0x3E }
+
+extension OutputSpan<UInt8> {
+    fileprivate mutating func indent(_ depth: Int) {
+        for _ in 0..<depth { append(0x09) }
     }
 
-    private static let base64Alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+    private static let base64Alphabet: InlineArray<64, UInt8> = [
+        65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90,
+        97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113, 114, 115, 116, 117, 118,
+        119, 120, 121, 122, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 43, 47,
+    ]
 
-    /// Base64 in lines of 76 characters less 8 per tab of indentation, each line indented like
-    /// the `<data>` tag: 57 bytes a line at the top, 51 one level in, ..., 9 bytes (12 characters)
-    /// at 8 levels. Deeper, the lines stay at 8 tabs and 12 characters while the tags keep their
-    /// own indentation. No line for empty data; no empty last line when the lines come out even.
-    private mutating func appendBase64(_ bytes: Span<UInt8>, depth: Int) {
-        let tabs = min(depth, 8)
-        let bytesPerLine = (76 - 8 * tabs) / 4 * 3
-        let count = bytes.count
+    /// The base64 of `bytes[index..<end]`, padded with `=`; `index` ends at `end`.
+    fileprivate mutating func appendBase64(_ bytes: Span<UInt8>, from index: inout Int, to end: Int) {
         let alphabet = Self.base64Alphabet
-        var index = 0
-        while index < count {
-            let lineEnd = min(index + bytesPerLine, count)
-            indent(tabs)
-            while index + 3 <= lineEnd {
-                let group = UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8 | UInt32(bytes[index + 2])
-                out.append(alphabet[Int(group >> 18)])
-                out.append(alphabet[Int(group >> 12 & 0x3F)])
-                out.append(alphabet[Int(group >> 6 & 0x3F)])
-                out.append(alphabet[Int(group & 0x3F)])
-                index += 3
-            }
-            if index < lineEnd {
-                let second = index + 1 < lineEnd ? UInt32(bytes[index + 1]) : 0
-                let group = UInt32(bytes[index]) << 16 | second << 8
-                out.append(alphabet[Int(group >> 18)])
-                out.append(alphabet[Int(group >> 12 & 0x3F)])
-                out.append(index + 1 < lineEnd ? alphabet[Int(group >> 6 & 0x3F)] : UInt8(ascii: "="))
-                out.append(UInt8(ascii: "="))
-                index = lineEnd
-            }
-            out.append(0x0A)
+        while index + 3 <= end {
+            let group = UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8 | UInt32(bytes[index + 2])
+            append(alphabet[Int(group >> 18)])
+            append(alphabet[Int(group >> 12 & 0x3F)])
+            append(alphabet[Int(group >> 6 & 0x3F)])
+            append(alphabet[Int(group & 0x3F)])
+            index += 3
+        }
+        if index < end {
+            let second = index + 1 < end ? UInt32(bytes[index + 1]) : 0
+            let group = UInt32(bytes[index]) << 16 | second << 8
+            append(alphabet[Int(group >> 18)])
+            append(alphabet[Int(group >> 12 & 0x3F)])
+            append(index + 1 < end ? alphabet[Int(group >> 6 & 0x3F)] : UInt8(ascii: "="))
+            append(UInt8(ascii: "="))
+            index = end
         }
     }
 }

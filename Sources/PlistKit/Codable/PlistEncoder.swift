@@ -65,7 +65,7 @@ public final class PlistEncoder {
     /// The value as the bytes of a property list in `outputFormat`.
     /// - Throws: `EncodingError.invalidValue`, as `encode(_:)`.
     public func encodeToBytes<T: Encodable>(_ value: T) throws -> [UInt8] {
-        let flat = try PlistValueEncoder.encode(value, options: options)
+        let flat = try encodeToFlat(value)
         do {
             switch outputFormat {
             case .binary: return try flat.binaryBytes(options: writeOptions)
@@ -92,7 +92,18 @@ public final class PlistEncoder {
     /// The value as a `Plist` tree.
     /// - Throws: `EncodingError.invalidValue` with the coding path of a value that cannot be encoded.
     public func encodeToPlist<T: Encodable>(_ value: T) throws -> Plist {
-        try PlistValueEncoder.encode(value, options: options).plist(at: 0)
+        try encodeToFlat(value).plist(at: 0)
+    }
+
+    /// The sizes of the last value encoded: the next one starts with room for as much, since an
+    /// encoder usually encodes values of one type.
+    private var lastSize = (nodes: 0, bytes: 0)
+
+    private func encodeToFlat<T: Encodable>(_ value: T) throws -> FlatPlist {
+        let empty = FlatPlist(reservingNodes: lastSize.nodes, bytes: lastSize.bytes)
+        let flat = try PlistValueEncoder.encode(value, into: empty, options: options)
+        lastSize = (flat.nodes.count, flat.bytes.count)
+        return flat
     }
 
     private var options: PlistValueEncoder.Options {
