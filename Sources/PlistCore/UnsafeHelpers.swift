@@ -50,6 +50,20 @@ func appendBytes(of text: StaticString, to out: inout [UInt8]) {
 }
 
 extension OutputSpan<UInt8> {
+    /// Appends `bytes` with one copy; the span must have room for them (else it traps).
+    mutating func append(copying bytes: Span<UInt8>) {
+        precondition(bytes.count <= freeCapacity, "OutputSpan capacity overflow")
+        // SAFETY: the destination is the span's free capacity, checked above to hold `bytes`;
+        // the source is valid for the duration of the inner closure.
+        unsafe withUnsafeMutableBufferPointer { buffer, initializedCount in
+            unsafe bytes.withUnsafeBufferPointer { source in
+                guard let base = source.baseAddress else { return }
+                unsafe (buffer.baseAddress! + initializedCount).initialize(from: base, count: source.count)
+            }
+            initializedCount += bytes.count
+        }
+    }
+
     /// Appends the UTF-8 bytes of a literal; the span must have room for them.
     @inline(__always)
     mutating func append(_ text: StaticString) {

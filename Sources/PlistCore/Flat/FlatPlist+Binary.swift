@@ -24,10 +24,7 @@ private struct FlatObjects {
     /// shares one.
     var emptyArray: Int?
     var emptyDictionary: Int?
-    /// The entries of the dictionaries being added, innermost last.
-    var entries: [(key: Int32, value: Int32)] = []
-    var seen: [Int] = []
-    var dictionaryCount = 0
+    var entries = FlatEntries()
 
     init(flat: FlatPlist, table: ObjectTable) {
         self.flat = flat
@@ -58,19 +55,17 @@ private struct FlatObjects {
             }
             return object
         case .dictionary:
-            let first = entries.count
-            dictionaryCount += 1
-            flat.appendEntries(of: node, to: &entries, seen: &seen, dictionary: dictionaryCount)
-            let count = entries.count - first
+            let first = entries.push(node, of: flat)
+            let count = entries.stack.count - first
             let (object, start) = try table.reserveContainer(0xD0, count: count, slots: 2 * count, depth: depth)
             for offset in 0..<count {
-                table.setReference(start + offset, to: keyObject(entries[first + offset].key))
+                table.setReference(start + offset, to: keyObject(entries.stack[first + offset].key))
             }
             for offset in 0..<count {
-                let childObject = try add(entries[first + offset].value, depth: depth + 1)
+                let childObject = try add(entries.stack[first + offset].value, depth: depth + 1)
                 table.setReference(start + count + offset, to: childObject)
             }
-            entries.removeSubrange(first...)
+            entries.stack.removeSubrange(first...)
             return object
         case .string:
             let utf8 = flat.content(of: value)

@@ -4,29 +4,38 @@ extension FlatPlist {
     /// - Throws: `.tooDeep` past `options.maxDepth`, `.outputTooLarge` past `options.maxOutputBytes`.
     package func xmlBytes(options: PlistWriteOptions) throws(PlistError) -> [UInt8] {
         // About what the tags, indentation and base64 add to the content.
-        let capacity = bytes.count / 3 * 4 + nodes.count * 48 + 256
-        var writer = FlatXMLWriter(
-            flat: self, text: XMLText(options: options, capacity: capacity), sortsKeys: options.sortsKeys)
-        try writer.value(0, depth: 0)
-        return writer.text.finish()
+        var text = XMLText(options: options, capacity: bytes.count / 3 * 4 + nodes.count * 48 + 256)
+        var entries = FlatEntries()
+        try FlatXMLWriter(flat: self, sortsKeys: options.sortsKeys).value(0, depth: 0, into: &text, &entries)
+        return text.finish()
+    }
+}
+
+/// Scratch space for the entries of the dictionaries being written, innermost last.
+struct FlatEntries {
+    var stack: [(key: Int32, value: Int32)] = []
+    /// Per key number: the last dictionary that used it, to find keys added again.
+    var seen: [Int] = []
+    var dictionaryCount = 0
+
+    /// Appends the entries of dictionary `node` of `flat` to `stack`; returns where they start.
+    mutating func push(_ node: Int32, of flat: FlatPlist) -> Int {
+        let start = stack.count
+        dictionaryCount += 1
+        flat.appendEntries(of: node, to: &stack, seen: &seen, dictionary: dictionaryCount)
+        return start
     }
 }
 
 /// Writes a `FlatPlist` into `XMLText`, as `XMLWriter` writes the same value as a `Plist`.
 private struct FlatXMLWriter {
     let flat: FlatPlist
-    var text: XMLText
     /// Per key number: its place among all keys in CoreFoundation's order; `nil` to keep each
     /// dictionary's own order.
     let ranks: [Int32]?
-    /// The entries of the dictionaries being written, innermost last.
-    var entries: [(key: Int32, value: Int32)] = []
-    var seen: [Int] = []
-    var dictionaryCount = 0
 
-    init(flat: FlatPlist, text: XMLText, sortsKeys: Bool) {
+    init(flat: FlatPlist, sortsKeys: Bool) {
         self.flat = flat
-        self.text = text
         guard sortsKeys else {
             ranks = nil
             return
@@ -38,36 +47,35 @@ private struct FlatXMLWriter {
         self.ranks = ranks
     }
 
-    mutating func value(_ node: Int32, depth: Int) throws(PlistError) {
+    func value(_ node: Int32, depth: Int, into text: inout XMLText, _ entries: inout FlatEntries) throws(PlistError) {
         let value = flat.nodes[Int(node)]
         switch value.kind {
-        case .string: try text.string(flat.content(of: value), depth: depth)
+        case .string: try text.string(flat.bytes.span.extracting(flat.range(of: value)), depth: depth)
         case .signed:
             try text.integer(magnitude: value.payload, negative: Int64(bitPattern: value.payload) < 0, depth: depth)
         case .unsigned: try text.integer(magnitude: value.payload, negative: false, depth: depth)
         case .real: try text.real(Double(bitPattern: value.payload), depth: depth)
         case .bool: try text.bool(value.payload != 0, depth: depth)
         case .date: try text.date(secondsSinceReference: Double(bitPattern: value.payload), depth: depth)
-        case .data:
-            let bytes = flat.bytes
-            try text.data(
-                bytes.span.extracting(Int(value.payload)..<Int(value.payload) + Int(value.count)), depth: depth)
+        case .data: try text.data(flat.bytes.span.extracting(flat.range(of: value)), depth: depth)
         case .array:
             guard try text.open("array", isEmpty: value.count == 0, depth: depth) else { return }
-            for child in flat.children(of: node) { try self.value(child, depth: depth + 1) }
+            var child = Int32(truncatingIfNeeded: value.payload)
+            for _ in 0..<value.count {
+                try self.value(child, depth: depth + 1, into: &text, &entries)
+                child = flat.nodes[Int(child)].next
+            }
             text.close("array", depth: depth)
         case .dictionary:
             guard try text.open("dict", isEmpty: value.count == 0, depth: depth) else { return }
-            let start = entries.count
-            dictionaryCount += 1
-            flat.appendEntries(of: node, to: &entries, seen: &seen, dictionary: dictionaryCount)
-            if let ranks { entries[start...].sort { ranks[Int($0.key)] < ranks[Int($1.key)] } }
-            for index in start..<entries.count {
-                let (key, child) = entries[index]
-                try text.key(flat.keys.names[Int(key)].utf8, depth: depth + 1)
-                try self.value(child, depth: depth + 1)
+            let start = entries.push(node, of: flat)
+            if let ranks { entries.stack[start...].sort { ranks[Int($0.key)] < ranks[Int($1.key)] } }
+            for index in start..<entries.stack.count {
+                let (key, child) = entries.stack[index]
+                try text.key(flat.keys.names[Int(key)].utf8.span, depth: depth + 1)
+                try self.value(child, depth: depth + 1, into: &text, &entries)
             }
-            entries.removeSubrange(start...)
+            entries.stack.removeSubrange(start...)
             text.close("dict", depth: depth)
         }
     }

@@ -231,6 +231,11 @@ package struct FlatPlist {
     package func content(of node: Node) -> ArraySlice<UInt8> {
         bytes[Int(node.payload)..<Int(node.payload) + Int(node.count)]
     }
+
+    /// Where the bytes of a string or data node are in `bytes`.
+    package func range(of node: Node) -> Range<Int> {
+        Int(node.payload)..<Int(node.payload) + Int(node.count)
+    }
 }
 
 /// The children of a `FlatPlist` container, following their links.

@@ -33,7 +33,7 @@ private struct TreeWriter {
     /// containers around it).
     mutating func value(_ value: Plist, depth: Int) throws(PlistError) {
         switch value {
-        case .string(let string): try text.string(string.utf8, depth: depth)
+        case .string(let string): try text.string(string.utf8.span, depth: depth)
         case .integer(let integer):
             try text.integer(
                 magnitude: integer.uint64 ?? integer.bitPattern, negative: integer.isNegativeValue, depth: depth)
@@ -58,7 +58,7 @@ private struct TreeWriter {
     }
 
     private mutating func entry(_ element: (key: String, value: Plist), depth: Int) throws(PlistError) {
-        try text.key(element.key.utf8, depth: depth)
+        try text.key(element.key.utf8.span, depth: depth)
         try value(element.value, depth: depth)
     }
 }
@@ -97,11 +97,11 @@ struct XMLText {
         return out
     }
 
-    mutating func string(_ utf8: some Collection<UInt8>, depth: Int) throws(PlistError) {
+    mutating func string(_ utf8: Span<UInt8>, depth: Int) throws(PlistError) {
         try text(utf8, between: "<string>", and: "</string>\n", depth: depth)
     }
 
-    mutating func key(_ utf8: some Collection<UInt8>, depth: Int) throws(PlistError) {
+    mutating func key(_ utf8: Span<UInt8>, depth: Int) throws(PlistError) {
         try text(utf8, between: "<key>", and: "</key>\n", depth: depth)
     }
 
@@ -211,22 +211,26 @@ struct XMLText {
 
     /// A line holding `utf8`, escaped, between two tags.
     private mutating func text(
-        _ utf8: some Collection<UInt8>, between open: StaticString, and close: StaticString, depth: Int
+        _ utf8: Span<UInt8>, between open: StaticString, and close: StaticString, depth: Int
     ) throws(PlistError) {
         let count = utf8.count
         try reserve(depth + count)
-        // An escape takes at most 4 more bytes; long texts count theirs rather than reserve 5×.
-        let escapes = count <= 4096 ? count : utf8.reduce(0) { $0 + (isEscaped($1) ? 1 : 0) }
+        var escapes = 0
+        for index in utf8.indices where isEscaped(utf8[index]) { escapes += 1 }
         let tags = open.utf8CodeUnitCount + close.utf8CodeUnitCount
         out.append(addingCapacity: depth + tags + count + 4 * escapes) { span in
             span.indent(depth)
             span.append(open)
-            for byte in utf8 {
-                switch byte {
-                case 0x26: span.append("&amp;")
-                case 0x3C: span.append("&lt;")
-                case 0x3E: span.append("&gt;")
-                default: span.append(byte)
+            if escapes == 0 {
+                span.append(copying: utf8)
+            } else {
+                for index in utf8.indices {
+                    switch utf8[index] {
+                    case 0x26: span.append("&amp;")
+                    case 0x3C: span.append("&lt;")
+                    case 0x3E: span.append("&gt;")
+                    case let byte: span.append(byte)
+                    }
                 }
             }
             span.append(close)
@@ -255,7 +259,7 @@ private func isEscaped(_ byte: UInt8) -> Bool { byte == 0x26 || byte == 0x3C || 
 
 extension OutputSpan<UInt8> {
     fileprivate mutating func indent(_ depth: Int) {
-        for _ in 0..<depth { append(0x09) }
+        append(repeating: 0x09, count: depth)
     }
 
     private static let base64Alphabet: InlineArray<64, UInt8> = [
