@@ -95,9 +95,14 @@ public final class PlistDecoder {
         } catch {
             throw Self.notAPropertyList(error)
         }
-        let top = DecodingNode.object(objects.top)
+        return try decode(type, from: objects)
+    }
+
+    /// Decodes the top value of an indexed document.
+    private func decode<T: Decodable>(_ type: T.Type, from document: any IndexedPlist) throws -> T {
+        let top = DecodingNode.object(document.top)
         // `unbox` decodes the top value with a decoder one level inside this one: depth 0.
-        return try PlistValueDecoder(node: top, path: .root, options: options, objects: objects, depth: -1)
+        return try PlistValueDecoder(node: top, path: .root, options: options, source: document, depth: -1)
             .unbox(top, as: type, path: .root)
     }
 
@@ -117,7 +122,7 @@ public final class PlistDecoder {
     /// Decodes a `T` from a property-list value.
     /// - Throws: `DecodingError` for a value that does not fit, with its coding path.
     public func decode<T: Decodable>(_ type: T.Type, from value: Plist) throws -> T {
-        let decoder = PlistValueDecoder(node: .value(value), path: .root, options: options, objects: nil)
+        let decoder = PlistValueDecoder(node: .value(value), path: .root, options: options, source: nil)
         return try decoder.unbox(.value(value), as: type, path: .root)
     }
 
