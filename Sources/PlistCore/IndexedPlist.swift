@@ -27,7 +27,7 @@ package protocol IndexedPlist: AnyObject {
     func isNull(_ node: Int) -> Bool
     /// The entries of the dictionary `node`, entered inside `depth` containers.
     /// - Throws: `PlistError` for a dictionary that does not read, or one too deep.
-    func dictionary(_ node: Int, depth: Int) throws(PlistError) -> IndexedEntries
+    func dictionary(_ node: Int, depth: Int) throws(PlistError) -> IndexedDictionary
     /// The elements of the array `node`, entered inside `depth` containers.
     /// - Throws: `PlistError` for an array that does not read, or one too deep.
     func array(_ node: Int, depth: Int) throws(PlistError) -> IndexedElements
@@ -37,8 +37,8 @@ package protocol IndexedPlist: AnyObject {
     func key(_ index: Int, of entries: IndexedEntries) -> String
     /// The node of value `index` of `entries`.
     func value(_ index: Int, of entries: IndexedEntries) -> Int
-    /// The index of the entry whose key is `key`, trying `hint` first.
-    func index(ofKey key: String, in entries: IndexedEntries, hint: Int) -> Int?
+    /// The index and value node of the entry whose key is `key`, trying entry `hint` first.
+    func entry(forKey key: String, in entries: IndexedEntries, hint: Int) -> (index: Int, value: Int)?
     /// Where `node` is, for error messages: `, at byte N`, or empty.
     func location(of node: Int) -> String
 }
@@ -48,23 +48,28 @@ package enum IndexedKind {
     case array, dictionary, scalar
 }
 
+/// A dictionary of an `IndexedPlist`.
+package enum IndexedDictionary {
+    /// Entries the format reads in place.
+    case entries(IndexedEntries)
+    /// Keys and value nodes read into arrays (a binary dictionary with repeated keys or keys
+    /// that are not ASCII); a repeated key keeps its first place and its last value.
+    case listed(keys: [String], values: [Int])
+}
+
 /// The entries of a dictionary in an `IndexedPlist`, as its format lays them out.
 package struct IndexedEntries {
     /// The dictionary's node.
     package let node: Int
-    /// How many entries (repeated keys counted once).
+    /// How many entries.
     package let count: Int
     /// Where the format finds the entries (a byte offset, or the first child's number).
     package let base: Int
-    /// The keys and value nodes, when the format read them into arrays (a binary dictionary
-    /// with repeated keys or keys that are not ASCII).
-    package let listed: (keys: [String], values: [Int])?
 
-    package init(node: Int, count: Int, base: Int, listed: (keys: [String], values: [Int])? = nil) {
+    package init(node: Int, count: Int, base: Int) {
         self.node = node
         self.count = count
         self.base = base
-        self.listed = listed
     }
 }
 
@@ -78,14 +83,5 @@ package struct IndexedElements {
     package init(count: Int, base: Int) {
         self.count = count
         self.base = base
-    }
-}
-
-extension IndexedEntries {
-    /// The index of `key` in the listed keys, trying `hint` first.
-    package func listedIndex(ofKey key: String, hint: Int) -> Int? {
-        guard let keys = listed?.keys else { return nil }
-        if hint < keys.count, keys[hint] == key { return hint }
-        return keys.firstIndex(of: key)
     }
 }

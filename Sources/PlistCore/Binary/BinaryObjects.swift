@@ -15,9 +15,11 @@ package final class BinaryObjects: IndexedPlist {
     private let trailer: BinaryTrailer
     private let maxDepth: Int
     /// Per object: 0 unless it is a dictionary, reachable from the top, whose keys are distinct
-    /// valid ASCII strings (other dictionaries are read into `IndexedEntries.listed`); for those,
-    /// bit 63 and a bit for each key numbered below 63.
-    private let directDictionaries: [UInt64]
+    /// valid ASCII strings (other dictionaries are read as `IndexedDictionary.listed`); for
+    /// those, bit 127 and the bit `n % 127` for each key number `n`. Keys are numbered in the
+    /// order the weighing meets them, so the keys of one type's dictionaries get numbers close
+    /// together, different bits: a missing optional key is mostly found missing at once.
+    private let directDictionaries: [UInt128]
     /// Per object used as a key of a direct dictionary: the number of its text in `keyNumbering`.
     private let keyNumbers: [Int32]
     private let keyNumbering: KeyNumbering
@@ -83,7 +85,12 @@ package final class BinaryObjects: IndexedPlist {
         let offset = trailer.offset(of: ref, in: bytes)
         let marker = bytes[offset]
         guard marker >> 4 == 0x1 else { return nil }
-        return try? trailer.integer(bytes, marker, at: offset)
+        // 1, 2 and 4-byte integers are unsigned, 8-byte ones signed; 16-byte ones take the long way.
+        guard marker <= 0x13 else { return try? trailer.integer(bytes, marker, at: offset) }
+        let width = 1 << Int(marker & 0x0F)
+        guard width < trailer.tableOffset - offset else { return nil }
+        let bits = readUInt(bytes, at: offset + 1, width: width)
+        return marker == 0x13 ? PlistInteger(Int64(bitPattern: bits)) : PlistInteger(bits)
     }
 
     package func real(_ ref: Int) -> Double? {
@@ -138,13 +145,13 @@ package final class BinaryObjects: IndexedPlist {
 
     /// The entries of the dictionary `ref`, entered inside `depth` containers. A repeated key
     /// keeps its first place and its last value, as in `Plist(binary:)`.
-    package func dictionary(_ ref: Int, depth: Int) throws(PlistError) -> IndexedEntries {
+    package func dictionary(_ ref: Int, depth: Int) throws(PlistError) -> IndexedDictionary {
         let storage = self.bytes
         let bytes = storage.span
         let offset = trailer.offset(of: ref, in: bytes)
         guard depth < maxDepth else { throw PlistError(.tooDeep(limit: maxDepth), at: offset) }
         let (count, start) = try trailer.length(bytes, bytes[offset], at: offset, unit: 2 * trailer.referenceSize)
-        if directDictionaries[ref] != 0 { return IndexedEntries(node: ref, count: count, base: start) }
+        if directDictionaries[ref] != 0 { return .entries(IndexedEntries(node: ref, count: count, base: start)) }
         var keys: [String] = []
         var values: [Int] = []
         var places: [String: Int] = [:]
@@ -167,11 +174,10 @@ package final class BinaryObjects: IndexedPlist {
                 values.append(value)
             }
         }
-        return IndexedEntries(node: ref, count: keys.count, base: start, listed: (keys, values))
+        return .listed(keys: keys, values: values)
     }
 
     package func key(_ index: Int, of entries: IndexedEntries) -> String {
-        if let listed = entries.listed { return listed.keys[index] }
         let storage = self.bytes
         let bytes = storage.span
         let (start, count) = directKey(bytes, reference(at: entries.base + index * trailer.referenceSize))
@@ -180,12 +186,15 @@ package final class BinaryObjects: IndexedPlist {
     }
 
     package func value(_ index: Int, of entries: IndexedEntries) -> Int {
-        if let listed = entries.listed { return listed.values[index] }
         return reference(at: entries.base + (entries.count + index) * trailer.referenceSize)
     }
 
-    package func index(ofKey key: String, in entries: IndexedEntries, hint: Int) -> Int? {
-        if entries.listed != nil { return entries.listedIndex(ofKey: key, hint: hint) }
+    package func entry(forKey key: String, in entries: IndexedEntries, hint: Int) -> (index: Int, value: Int)? {
+        guard let index = index(ofKey: key, in: entries, hint: hint) else { return nil }
+        return (index, value(index, of: entries))
+    }
+
+    private func index(ofKey key: String, in entries: IndexedEntries, hint: Int) -> Int? {
         var text = key.utf8Span
         // A key that is not ASCII may still equal an ASCII one as a `String` (`"\u{212A}" == "K"`).
         guard text.isKnownASCII || text.checkForASCII() else {
@@ -195,21 +204,40 @@ package final class BinaryObjects: IndexedPlist {
         let storage = self.bytes
         let bytes = storage.span
         let wanted = text.span
-        if hint < entries.count, keyEquals(bytes, entries, hint, wanted) { return hint }
-        // Not where declaration order puts it: by number, when some dictionary has the key.
-        guard let number = keyNumbering.number(of: wanted) else { return nil }
-        if number < 63, directDictionaries[entries.node] & 1 << UInt64(number) == 0 { return nil }
-        for index in 0..<entries.count
-        where keyNumbers[reference(at: entries.base + index * trailer.referenceSize)] == number {
-            return index
+        let referenceSize = trailer.referenceSize
+        if hint < entries.count {
+            // Where declaration order puts it, compared as bytes.
+            let ref = Int(
+                truncatingIfNeeded: readUInt(bytes, at: entries.base + hint * referenceSize, width: referenceSize))
+            let offset = trailer.offset(of: ref, in: bytes)
+            let marker = bytes[offset]
+            if marker & 0x0F == wanted.count, wanted.count < 0x0F {
+                var equal = true
+                for index in 0..<wanted.count where bytes[offset + 1 + index] != wanted[index] {
+                    equal = false
+                    break
+                }
+                if equal { return hint }
+            } else if marker & 0x0F == 0x0F, keyEquals(bytes, ref, wanted) {
+                return hint
+            }
+        }
+        // Elsewhere, by number, when this dictionary may have it.
+        guard let number = keyNumbering.number(of: wanted),
+            directDictionaries[entries.node] & 1 << UInt128(number % 127) != 0
+        else { return nil }
+        var position = entries.base
+        for index in 0..<entries.count {
+            if keyNumbers[Int(truncatingIfNeeded: readUInt(bytes, at: position, width: referenceSize))] == number {
+                return index
+            }
+            position += referenceSize
         }
         return nil
     }
 
-    private func keyEquals(_ bytes: Span<UInt8>, _ entries: IndexedEntries, _ index: Int, _ wanted: Span<UInt8>)
-        -> Bool
-    {
-        let (start, count) = directKey(bytes, reference(at: entries.base + index * trailer.referenceSize))
+    private func keyEquals(_ bytes: Span<UInt8>, _ ref: Int, _ wanted: Span<UInt8>) -> Bool {
+        let (start, count) = directKey(bytes, ref)
         guard count == wanted.count else { return false }
         for offset in 0..<count where bytes[start + offset] != wanted[offset] { return false }
         return true
@@ -245,7 +273,7 @@ private struct BinaryWeigher {
     var weights: [Int32]
     var memo: [(values: Int, contentBytes: Int)] = []
     /// Per object, as `BinaryObjects.directDictionaries`.
-    var directDictionaries: [UInt64]
+    var directDictionaries: [UInt128]
     /// Per object used as a key: -1 before it is first used, -2 when it is not a valid ASCII
     /// string, else the number of its text (equal texts share a number).
     var keyNumbers: [Int32]
@@ -269,12 +297,7 @@ private struct BinaryWeigher {
     ) throws(PlistError) -> (values: Int, contentBytes: Int) {
         let offset = trailer.offset(of: ref, in: bytes)
         let marker = bytes[offset]
-        switch marker >> 4 {
-        case 0x4, 0x5: return (1, try trailer.length(bytes, marker, at: offset, unit: 1).count)
-        case 0x6: return (1, 2 * (try trailer.length(bytes, marker, at: offset, unit: 2).count))
-        case 0xA, 0xC, 0xD: break
-        default: return (1, 0)
-        }
+        if let weight = try scalarWeight(bytes, marker, at: offset) { return weight }
         guard weights[ref] == 0 else {
             guard weights[ref] > 0 else { throw PlistError(.cycle(object: ref), at: offset) }
             return memo[Int(weights[ref]) - 1]
@@ -288,9 +311,18 @@ private struct BinaryWeigher {
         let firstValue = isDictionary ? start + count * trailer.referenceSize : start
         if isDictionary { directDictionaries[ref] = directKeys(bytes, start, count) }
         var total = (values: 1, contentBytes: 0)
-        for index in 0..<count {
-            let child = try weigh(
-                bytes, try trailer.reference(bytes, at: firstValue + index * trailer.referenceSize), depth: depth + 1)
+        var position = firstValue
+        for _ in 0..<count {
+            let reference = readUInt(bytes, at: position, width: trailer.referenceSize)
+            guard reference < UInt64(trailer.objectCount) else {
+                throw PlistError(.referenceOutOfRange(reference, objectCount: trailer.objectCount), at: position)
+            }
+            position += trailer.referenceSize
+            let childRef = Int(reference)
+            let childOffset = trailer.offset(of: childRef, in: bytes)
+            var child = try scalarWeight(bytes, bytes[childOffset], at: childOffset)
+            if child == nil { child = try weigh(bytes, childRef, depth: depth + 1) }
+            guard let child else { preconditionFailure("a container was weighed") }
             let (values, valuesOverflow) = total.values.addingReportingOverflow(child.values)
             guard !valuesOverflow, values <= options.maxObjects else {
                 throw PlistError(.tooManyObjects(limit: options.maxObjects), at: offset)
@@ -306,26 +338,41 @@ private struct BinaryWeigher {
         return total
     }
 
+    /// The weight of a scalar (one value, and its string or data bytes); nil for a container.
+    @inline(__always)
+    private func scalarWeight(
+        _ bytes: Span<UInt8>, _ marker: UInt8, at offset: Int
+    ) throws(PlistError) -> (values: Int, contentBytes: Int)? {
+        switch marker >> 4 {
+        case 0x4, 0x5: (1, try trailer.length(bytes, marker, at: offset, unit: 1).count)
+        case 0x6: (1, 2 * (try trailer.length(bytes, marker, at: offset, unit: 2).count))
+        case 0xA, 0xC, 0xD: nil
+        default: (1, 0)
+        }
+    }
+
     /// For `count` keys whose references start at `start` that are distinct valid ASCII strings,
-    /// bit 63 and a bit per key number below 63; else 0. A key that is not is left for the
-    /// decoder to read (and report) when it opens the dictionary.
-    private mutating func directKeys(_ bytes: Span<UInt8>, _ start: Int, _ count: Int) -> UInt64 {
+    /// bit 127 and the bit `n % 127` for each key number `n`; else 0. A key that is not is left
+    /// for the decoder to read (and report) when it opens the dictionary.
+    private mutating func directKeys(_ bytes: Span<UInt8>, _ start: Int, _ count: Int) -> UInt128 {
         dictionaryCount += 1
-        var mask: UInt64 = 1 << 63
-        for index in 0..<count {
-            guard let ref = try? trailer.reference(bytes, at: start + index * trailer.referenceSize) else {
-                return 0
-            }
-            let number = keyNumber(bytes, ref)
+        var mask: UInt128 = 1 << 127
+        var position = start
+        for _ in 0..<count {
+            let ref = readUInt(bytes, at: position, width: trailer.referenceSize)
+            guard ref < UInt64(trailer.objectCount) else { return 0 }
+            var number = keyNumbers[Int(ref)]
+            if number == -1 { number = keyNumber(bytes, Int(ref)) }
             guard number >= 0, keyLastSeen[Int(number)] != dictionaryCount else { return 0 }
             keyLastSeen[Int(number)] = dictionaryCount
-            if number < 63 { mask |= 1 << UInt64(number) }
+            mask |= 1 << UInt128(number % 127)
+            position += trailer.referenceSize
         }
         return mask
     }
 
+    /// Numbers key `ref`, met for the first time.
     private mutating func keyNumber(_ bytes: Span<UInt8>, _ ref: Int) -> Int32 {
-        if keyNumbers[ref] != -1 { return keyNumbers[ref] }
         let offset = trailer.offset(of: ref, in: bytes)
         let marker = bytes[offset]
         guard marker >> 4 == 0x5, let (count, start) = try? trailer.length(bytes, marker, at: offset, unit: 1),

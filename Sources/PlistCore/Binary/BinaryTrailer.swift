@@ -109,6 +109,9 @@ func readUInt(_ bytes: Span<UInt8>, at offset: Int, width: Int) -> UInt64 {
     case 1: return UInt64(bytes[offset])
     case 2: return UInt64(bytes[offset]) << 8 | UInt64(bytes[offset + 1])
     case 3: return UInt64(bytes[offset]) << 16 | UInt64(bytes[offset + 1]) << 8 | UInt64(bytes[offset + 2])
+    case 4:
+        return UInt64(bytes[offset]) << 24 | UInt64(bytes[offset + 1]) << 16 | UInt64(bytes[offset + 2]) << 8
+            | UInt64(bytes[offset + 3])
     default: break
     }
     var value: UInt64 = 0

@@ -52,71 +52,71 @@ final class KeyedDecoding<Key: CodingKey>: KeyedDecodingContainerProtocol {
         return value
     }
 
-    private func path(_ key: Key) -> CodingPathNode { decoder.path.appending(key) }
+    private func step(_ key: Key) -> PathStep { .key(PlistCodingKey(key)) }
 
     func decodeNil(forKey key: Key) throws -> Bool { decoder.isNil(try value(key)) }
     func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool {
-        try decoder.unboxBool(value(key), path: path(key))
+        try decoder.unboxBool(value(key), at: step(key))
     }
     func decode(_ type: String.Type, forKey key: Key) throws -> String {
-        try decoder.unboxString(value(key), path: path(key))
+        try decoder.unboxString(value(key), at: step(key))
     }
     func decode(_ type: Double.Type, forKey key: Key) throws -> Double {
-        try decoder.unboxDouble(value(key), path: path(key))
+        try decoder.unboxDouble(value(key), at: step(key))
     }
     func decode(_ type: Float.Type, forKey key: Key) throws -> Float {
-        try decoder.unboxFloat(value(key), path: path(key))
+        try decoder.unboxFloat(value(key), at: step(key))
     }
     func decode(_ type: Int.Type, forKey key: Key) throws -> Int {
-        try decoder.unboxInteger(value(key), as: type, path: path(key))
+        try decoder.unboxInteger(value(key), as: type, at: step(key))
     }
     func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 {
-        try decoder.unboxInteger(value(key), as: type, path: path(key))
+        try decoder.unboxInteger(value(key), as: type, at: step(key))
     }
     func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 {
-        try decoder.unboxInteger(value(key), as: type, path: path(key))
+        try decoder.unboxInteger(value(key), as: type, at: step(key))
     }
     func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 {
-        try decoder.unboxInteger(value(key), as: type, path: path(key))
+        try decoder.unboxInteger(value(key), as: type, at: step(key))
     }
     func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 {
-        try decoder.unboxInteger(value(key), as: type, path: path(key))
+        try decoder.unboxInteger(value(key), as: type, at: step(key))
     }
     func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt {
-        try decoder.unboxInteger(value(key), as: type, path: path(key))
+        try decoder.unboxInteger(value(key), as: type, at: step(key))
     }
     func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 {
-        try decoder.unboxInteger(value(key), as: type, path: path(key))
+        try decoder.unboxInteger(value(key), as: type, at: step(key))
     }
     func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 {
-        try decoder.unboxInteger(value(key), as: type, path: path(key))
+        try decoder.unboxInteger(value(key), as: type, at: step(key))
     }
     func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 {
-        try decoder.unboxInteger(value(key), as: type, path: path(key))
+        try decoder.unboxInteger(value(key), as: type, at: step(key))
     }
     func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 {
-        try decoder.unboxInteger(value(key), as: type, path: path(key))
+        try decoder.unboxInteger(value(key), as: type, at: step(key))
     }
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-        try decoder.unbox(value(key), as: type, path: path(key))
+        try decoder.unbox(value(key), as: type, at: step(key))
     }
 
     // The standard library's `decodeIfPresent` looks the key up three times; these look once.
     func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? {
         guard let value = present(key) else { return nil }
-        return try decoder.unboxBool(value, path: path(key))
+        return try decoder.unboxBool(value, at: step(key))
     }
     func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
         guard let value = present(key) else { return nil }
-        return try decoder.unboxString(value, path: path(key))
+        return try decoder.unboxString(value, at: step(key))
     }
     func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? {
         guard let value = present(key) else { return nil }
-        return try decoder.unboxDouble(value, path: path(key))
+        return try decoder.unboxDouble(value, at: step(key))
     }
     func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? {
         guard let value = present(key) else { return nil }
-        return try decoder.unboxFloat(value, path: path(key))
+        return try decoder.unboxFloat(value, at: step(key))
     }
     func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { try integerIfPresent(type, key) }
     func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? { try integerIfPresent(type, key) }
@@ -130,32 +130,30 @@ final class KeyedDecoding<Key: CodingKey>: KeyedDecodingContainerProtocol {
     func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? { try integerIfPresent(type, key) }
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
         guard let value = present(key) else { return nil }
-        return try decoder.unbox(value, as: type, path: path(key))
+        return try decoder.unbox(value, as: type, at: step(key))
     }
 
     @inline(__always) private func integerIfPresent<I: FixedWidthInteger>(_ type: I.Type, _ key: Key) throws -> I? {
         guard let value = present(key) else { return nil }
-        return try decoder.unboxInteger(value, as: type, path: path(key))
+        return try decoder.unboxInteger(value, as: type, at: step(key))
     }
 
     func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws
         -> KeyedDecodingContainer<NestedKey>
     {
-        try decoder.child(value(key), path: path(key)).container(keyedBy: type)
+        try decoder.child(value(key), step(key)).container(keyedBy: type)
     }
 
     func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
-        try decoder.child(value(key), path: path(key)).unkeyedContainer()
+        try decoder.child(value(key), step(key)).unkeyedContainer()
     }
 
     func superDecoder() throws -> any Decoder {
-        decoder.child(
-            lookup(PlistCodingKey.superKey.stringValue) ?? .value(.string("$null")),
-            path: decoder.path.appending(PlistCodingKey.superKey))
+        decoder.child(lookup(PlistCodingKey.superKey.stringValue) ?? .value(.string("$null")), .key(.superKey))
     }
 
     func superDecoder(forKey key: Key) throws -> any Decoder {
-        decoder.child(lookup(key) ?? .value(.string("$null")), path: path(key))
+        decoder.child(lookup(key) ?? .value(.string("$null")), step(key))
     }
 }
 
@@ -173,7 +171,8 @@ struct UnkeyedDecoding: UnkeyedDecodingContainer {
     var count: Int? { decoder.count(of: elements) }
     var isAtEnd: Bool { currentIndex >= decoder.count(of: elements) }
 
-    private var path: CodingPathNode { .index(currentIndex, decoder.path) }
+    private var step: PathStep { .index(currentIndex) }
+    private var path: CodingPathNode { decoder.path(step) }
 
     private mutating func next(_ type: Any.Type) throws -> DecodingNode {
         guard !isAtEnd else {
@@ -197,20 +196,20 @@ struct UnkeyedDecoding: UnkeyedDecodingContainer {
     }
 
     mutating func decode(_ type: Bool.Type) throws -> Bool {
-        let p = path
-        return try decoder.unboxBool(next(type), path: p)
+        let p = step
+        return try decoder.unboxBool(next(type), at: p)
     }
     mutating func decode(_ type: String.Type) throws -> String {
-        let p = path
-        return try decoder.unboxString(next(type), path: p)
+        let p = step
+        return try decoder.unboxString(next(type), at: p)
     }
     mutating func decode(_ type: Double.Type) throws -> Double {
-        let p = path
-        return try decoder.unboxDouble(next(type), path: p)
+        let p = step
+        return try decoder.unboxDouble(next(type), at: p)
     }
     mutating func decode(_ type: Float.Type) throws -> Float {
-        let p = path
-        return try decoder.unboxFloat(next(type), path: p)
+        let p = step
+        return try decoder.unboxFloat(next(type), at: p)
     }
     mutating func decode(_ type: Int.Type) throws -> Int { try integer(type) }
     mutating func decode(_ type: Int8.Type) throws -> Int8 { try integer(type) }
@@ -224,30 +223,30 @@ struct UnkeyedDecoding: UnkeyedDecodingContainer {
     mutating func decode(_ type: UInt64.Type) throws -> UInt64 { try integer(type) }
 
     private mutating func integer<I: FixedWidthInteger>(_ type: I.Type) throws -> I {
-        let p = path
-        return try decoder.unboxInteger(next(type), as: type, path: p)
+        let p = step
+        return try decoder.unboxInteger(next(type), as: type, at: p)
     }
 
     mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
-        let p = path
-        return try decoder.unbox(next(type), as: type, path: p)
+        let p = step
+        return try decoder.unbox(next(type), as: type, at: p)
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<
         NestedKey
     > {
-        let p = path
-        return try decoder.child(next(type), path: p).container(keyedBy: type)
+        let p = step
+        return try decoder.child(next(type), p).container(keyedBy: type)
     }
 
     mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
-        let p = path
-        return try decoder.child(next([Any].self), path: p).unkeyedContainer()
+        let p = step
+        return try decoder.child(next([Any].self), p).unkeyedContainer()
     }
 
     mutating func superDecoder() throws -> any Decoder {
-        let p = path
-        return decoder.child(try next(Any.self), path: p)
+        let p = step
+        return decoder.child(try next(Any.self), p)
     }
 }
 
@@ -256,22 +255,21 @@ struct SingleValueDecoding: SingleValueDecodingContainer {
 
     var codingPath: [any CodingKey] { decoder.codingPath }
     private var value: DecodingNode { decoder.node }
-    private var path: CodingPathNode { decoder.path }
 
     func decodeNil() -> Bool { decoder.isNil(value) }
-    func decode(_ type: Bool.Type) throws -> Bool { try decoder.unboxBool(value, path: path) }
-    func decode(_ type: String.Type) throws -> String { try decoder.unboxString(value, path: path) }
-    func decode(_ type: Double.Type) throws -> Double { try decoder.unboxDouble(value, path: path) }
-    func decode(_ type: Float.Type) throws -> Float { try decoder.unboxFloat(value, path: path) }
-    func decode(_ type: Int.Type) throws -> Int { try decoder.unboxInteger(value, as: type, path: path) }
-    func decode(_ type: Int8.Type) throws -> Int8 { try decoder.unboxInteger(value, as: type, path: path) }
-    func decode(_ type: Int16.Type) throws -> Int16 { try decoder.unboxInteger(value, as: type, path: path) }
-    func decode(_ type: Int32.Type) throws -> Int32 { try decoder.unboxInteger(value, as: type, path: path) }
-    func decode(_ type: Int64.Type) throws -> Int64 { try decoder.unboxInteger(value, as: type, path: path) }
-    func decode(_ type: UInt.Type) throws -> UInt { try decoder.unboxInteger(value, as: type, path: path) }
-    func decode(_ type: UInt8.Type) throws -> UInt8 { try decoder.unboxInteger(value, as: type, path: path) }
-    func decode(_ type: UInt16.Type) throws -> UInt16 { try decoder.unboxInteger(value, as: type, path: path) }
-    func decode(_ type: UInt32.Type) throws -> UInt32 { try decoder.unboxInteger(value, as: type, path: path) }
-    func decode(_ type: UInt64.Type) throws -> UInt64 { try decoder.unboxInteger(value, as: type, path: path) }
-    func decode<T: Decodable>(_ type: T.Type) throws -> T { try decoder.unbox(value, as: type, path: path) }
+    func decode(_ type: Bool.Type) throws -> Bool { try decoder.unboxBool(value, at: .same) }
+    func decode(_ type: String.Type) throws -> String { try decoder.unboxString(value, at: .same) }
+    func decode(_ type: Double.Type) throws -> Double { try decoder.unboxDouble(value, at: .same) }
+    func decode(_ type: Float.Type) throws -> Float { try decoder.unboxFloat(value, at: .same) }
+    func decode(_ type: Int.Type) throws -> Int { try decoder.unboxInteger(value, as: type, at: .same) }
+    func decode(_ type: Int8.Type) throws -> Int8 { try decoder.unboxInteger(value, as: type, at: .same) }
+    func decode(_ type: Int16.Type) throws -> Int16 { try decoder.unboxInteger(value, as: type, at: .same) }
+    func decode(_ type: Int32.Type) throws -> Int32 { try decoder.unboxInteger(value, as: type, at: .same) }
+    func decode(_ type: Int64.Type) throws -> Int64 { try decoder.unboxInteger(value, as: type, at: .same) }
+    func decode(_ type: UInt.Type) throws -> UInt { try decoder.unboxInteger(value, as: type, at: .same) }
+    func decode(_ type: UInt8.Type) throws -> UInt8 { try decoder.unboxInteger(value, as: type, at: .same) }
+    func decode(_ type: UInt16.Type) throws -> UInt16 { try decoder.unboxInteger(value, as: type, at: .same) }
+    func decode(_ type: UInt32.Type) throws -> UInt32 { try decoder.unboxInteger(value, as: type, at: .same) }
+    func decode(_ type: UInt64.Type) throws -> UInt64 { try decoder.unboxInteger(value, as: type, at: .same) }
+    func decode<T: Decodable>(_ type: T.Type) throws -> T { try decoder.unbox(value, as: type, at: .same) }
 }

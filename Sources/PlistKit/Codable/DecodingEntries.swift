@@ -50,7 +50,8 @@ extension PlistValueDecoder {
         case .tree(let dictionary):
             index = hint < dictionary.count && dictionary.keys[hint] == key ? hint : dictionary.index(forKey: key)
         case .indexed(let indexed):
-            index = source!.index(ofKey: key, in: indexed, hint: hint)
+            guard let (index, value) = source!.entry(forKey: key, in: indexed, hint: hint) else { return nil }
+            return (.object(value), index + 1)
         case .converted(let dictionary):
             index = hint < dictionary.count && dictionary.keys[hint] == key ? hint : dictionary.index(forKey: key)
         }

@@ -67,6 +67,21 @@ enum DecodingNode {
     case object(Int)
 }
 
+/// How a value is reached from the value of the container it is in.
+enum PathStep {
+    /// The same place (a decoder handed to a `Decodable` type for the value being unboxed).
+    case same
+    case key(PlistCodingKey)
+    case index(Int)
+}
+
+/// The options every decoder of one `decode` call shares.
+final class DecodingContext {
+    let options: PlistValueDecoder.Options
+
+    init(options: PlistValueDecoder.Options) { self.options = options }
+}
+
 /// The `Decoder` for one value. Values in a tree and in an indexed document go through the same
 /// containers and conversions: an indexed node's value is read straight from the document when
 /// it has the type asked for, and otherwise read as a `Plist` and converted as a tree value is.
@@ -88,27 +103,45 @@ final class PlistValueDecoder: Decoder {
     }
 
     let node: DecodingNode
-    let path: CodingPathNode
-    let options: Options
-    /// The document `.object` nodes are in.
+    let context: DecodingContext
+    /// The document `.object` nodes are in (a `let` here, so that calls need no retain).
     let source: (any IndexedPlist)?
     /// How many containers this value is inside.
     let depth: Int
+    /// The decoder of the value this one is inside (`nil` at the top) and the step from there:
+    /// the coding path is made only when a container or an error asks for it.
+    private let parent: PlistValueDecoder?
+    private let step: PathStep
 
-    init(node: DecodingNode, path: CodingPathNode, options: Options, source: (any IndexedPlist)?, depth: Int = 0) {
+    init(
+        node: DecodingNode, context: DecodingContext, source: (any IndexedPlist)?, depth: Int,
+        parent: PlistValueDecoder?, step: PathStep
+    ) {
         self.node = node
-        self.path = path
-        self.options = options
+        self.context = context
         self.source = source
         self.depth = depth
+        self.parent = parent
+        self.step = step
     }
 
+    var options: Options { context.options }
+    var path: CodingPathNode { parent.map { $0.path(step) } ?? .root }
     var codingPath: [any CodingKey] { path.array }
     var userInfo: [CodingUserInfoKey: Any] { options.userInfo }
 
+    /// The path of the value `step` leads to from this one.
+    func path(_ step: PathStep) -> CodingPathNode {
+        switch step {
+        case .same: path
+        case .key(let key): .key(key, path)
+        case .index(let index): .index(index, path)
+        }
+    }
+
     /// The decoder for a value inside this one.
-    func child(_ node: DecodingNode, path: CodingPathNode) -> PlistValueDecoder {
-        PlistValueDecoder(node: node, path: path, options: options, source: source, depth: depth + 1)
+    func child(_ node: DecodingNode, _ step: PathStep) -> PlistValueDecoder {
+        PlistValueDecoder(node: node, context: context, source: source, depth: depth + 1, parent: self, step: step)
     }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
@@ -132,12 +165,16 @@ final class PlistValueDecoder: Decoder {
         case .object(let ref) where source!.kind(of: ref) == .dictionary:
             let source = source!
             let depth = depth
-            entries = .indexed(
-                try readingDocument { () throws(PlistError) in try source.dictionary(ref, depth: depth) })
+            switch try readingDocument({ () throws(PlistError) in try source.dictionary(ref, depth: depth) }) {
+            case .entries(let indexed):
+                entries = .indexed(indexed)
+            case .listed(let keys, let values):
+                entries = .converted(OrderedDictionary(uncheckedUniqueKeys: keys, values: values.map { .object($0) }))
+            }
         default:
-            throw mismatch([String: Any].self, node, path)
+            throw mismatch([String: Any].self, node, .same)
         }
-        if case .useDefaultKeys = options.keys { return entries }
+        if case .useDefaultKeys = context.options.keys { return entries }
         var converted = OrderedDictionary<String, DecodingNode>(minimumCapacity: count(of: entries))
         for index in 0..<count(of: entries) {
             let made = options.codingKeyName(of: key(index, of: entries), at: codingPath)
@@ -153,9 +190,10 @@ final class PlistValueDecoder: Decoder {
             return .tree(elements)
         case .object(let ref) where source!.kind(of: ref) == .array:
             let source = source!
+            let depth = depth
             return .indexed(try readingDocument { () throws(PlistError) in try source.array(ref, depth: depth) })
         default:
-            throw mismatch([Any].self, node, path)
+            throw mismatch([Any].self, node, .same)
         }
     }
 
@@ -178,7 +216,7 @@ final class PlistValueDecoder: Decoder {
     // MARK: Unboxing
 
     /// The scalar at `node`; a container of an indexed document is a type mismatch.
-    private func scalar(_ node: DecodingNode, as type: Any.Type, path: @autoclosure () -> CodingPathNode) throws
+    private func scalar(_ node: DecodingNode, as type: Any.Type, at step: @autoclosure () -> PathStep) throws
         -> Plist
     {
         switch node {
@@ -189,47 +227,46 @@ final class PlistValueDecoder: Decoder {
             do {
                 scalar = try source!.scalar(ref)
             } catch {
-                throw Self.unreadable(error, path: path())
+                throw Self.unreadable(error, path: path(step()))
             }
-            guard let scalar else { throw mismatch(type, node, path()) }
+            guard let scalar else { throw mismatch(type, node, step()) }
             return scalar
         }
     }
 
-    func unbox<T: Decodable>(_ node: DecodingNode, as type: T.Type, path: @autoclosure () -> CodingPathNode) throws -> T
-    {
-        if T.self == Date.self { return try unboxDate(node, path: path()) as! T }
+    func unbox<T: Decodable>(_ node: DecodingNode, as type: T.Type, at step: @autoclosure () -> PathStep) throws -> T {
+        if T.self == Date.self { return try unboxDate(node, at: step()) as! T }
         if T.self == Data.self {
-            guard case .data(let data) = try scalar(node, as: type, path: path()) else {
-                throw mismatch(Data.self, node, path())
+            guard case .data(let data) = try scalar(node, as: type, at: step()) else {
+                throw mismatch(Data.self, node, step())
             }
             return data as! T
         }
-        if T.self == URL.self, case .string(let string) = try? scalar(node, as: type, path: path()) {
+        if T.self == URL.self, case .string(let string) = try? scalar(node, as: type, at: step()) {
             // Foundation writes a URL as `{relative, base}` (URL's own Codable); its absolute
             // string (what JSON coders write) is read too.
             guard let url = URL(string: string) else {
                 throw DecodingError.dataCorrupted(
                     .init(
-                        codingPath: path().array,
+                        codingPath: path(step()).array,
                         debugDescription: "Invalid URL string \(string.debugDescription)\(location(node))."))
             }
             return url as! T
         }
-        return try T(from: child(node, path: path()))
+        return try T(from: child(node, step()))
     }
 
-    func unboxString(_ node: DecodingNode, path: @autoclosure () -> CodingPathNode) throws -> String {
+    func unboxString(_ node: DecodingNode, at step: @autoclosure () -> PathStep) throws -> String {
         if case .object(let ref) = node, let string = source!.string(ref) { return string }
-        guard case .string(let string) = try scalar(node, as: String.self, path: path()) else {
-            throw mismatch(String.self, node, path())
+        guard case .string(let string) = try scalar(node, as: String.self, at: step()) else {
+            throw mismatch(String.self, node, step())
         }
         return string
     }
 
-    func unboxBool(_ node: DecodingNode, path: @autoclosure () -> CodingPathNode) throws -> Bool {
+    func unboxBool(_ node: DecodingNode, at step: @autoclosure () -> PathStep) throws -> Bool {
         if case .object(let ref) = node, let bool = source!.bool(ref) { return bool }
-        switch try scalar(node, as: Bool.self, path: path()) {
+        switch try scalar(node, as: Bool.self, at: step()) {
         case .bool(let bool): return bool
         case .string(let text):
             switch text.lowercased() {
@@ -239,16 +276,16 @@ final class PlistValueDecoder: Decoder {
             }
         default: break
         }
-        throw mismatch(Bool.self, node, path())
+        throw mismatch(Bool.self, node, step())
     }
 
     @inline(__always) func unboxInteger<I: FixedWidthInteger>(
-        _ node: DecodingNode, as type: I.Type, path: @autoclosure () -> CodingPathNode
+        _ node: DecodingNode, as type: I.Type, at step: @autoclosure () -> PathStep
     ) throws -> I {
         if case .object(let ref) = node, let integer = source!.integer(ref), let fitted = Self.fit(integer, as: type) {
             return fitted
         }
-        let value = try scalar(node, as: type, path: path())
+        let value = try scalar(node, as: type, at: step())
         let fitted: I?
         switch value {
         case .integer(let integer):
@@ -256,15 +293,15 @@ final class PlistValueDecoder: Decoder {
         case .real(let real):
             fitted = I(exactly: real)
         case .string(let text):
-            guard let parsed = I(text) else { throw mismatch(type, node, path()) }
+            guard let parsed = I(text) else { throw mismatch(type, node, step()) }
             fitted = parsed
         default:
-            throw mismatch(type, node, path())
+            throw mismatch(type, node, step())
         }
         guard let fitted else {
             throw DecodingError.dataCorrupted(
                 .init(
-                    codingPath: path().array,
+                    codingPath: path(step()).array,
                     debugDescription: "Parsed property list number <\(value)> does not fit in \(type)\(location(node))."
                 ))
         }
@@ -275,34 +312,34 @@ final class PlistValueDecoder: Decoder {
         integer.int64.flatMap { I(exactly: $0) } ?? integer.uint64.flatMap { I(exactly: $0) }
     }
 
-    func unboxDouble(_ node: DecodingNode, path: @autoclosure () -> CodingPathNode) throws -> Double {
+    func unboxDouble(_ node: DecodingNode, at step: @autoclosure () -> PathStep) throws -> Double {
         if case .object(let ref) = node, let real = source!.real(ref) { return real }
-        switch try scalar(node, as: Double.self, path: path()) {
+        switch try scalar(node, as: Double.self, at: step()) {
         case .real(let real): return real
         case .integer(let integer): return integer.int64.map(Double.init) ?? Double(integer.uint64!)
         case .string(let text):
             if let real = Double(text) { return real }
         default: break
         }
-        throw mismatch(Double.self, node, path())
+        throw mismatch(Double.self, node, step())
     }
 
-    func unboxFloat(_ node: DecodingNode, path: @autoclosure () -> CodingPathNode) throws -> Float {
-        let real = try unboxDouble(node, path: path())
+    func unboxFloat(_ node: DecodingNode, at step: @autoclosure () -> PathStep) throws -> Float {
+        let real = try unboxDouble(node, at: step())
         guard !real.isFinite || abs(real) <= Double(Float.greatestFiniteMagnitude) else {
             throw DecodingError.dataCorrupted(
                 .init(
-                    codingPath: path().array,
+                    codingPath: path(step()).array,
                     debugDescription: "Parsed property list number <\(real)> does not fit in Float\(location(node))."))
         }
         return Float(real)
     }
 
-    func unboxDate(_ node: DecodingNode, path: CodingPathNode) throws -> Date {
+    func unboxDate(_ node: DecodingNode, at step: PathStep) throws -> Date {
         if case .object(let ref) = node, let seconds = source!.date(ref) {
             return Date(timeIntervalSinceReferenceDate: seconds)
         }
-        let value = try scalar(node, as: Date.self, path: path)
+        let value = try scalar(node, as: Date.self, at: step)
         if case .date(let date) = value { return date }
         switch options.dates {
         case .deferredToDate:
@@ -312,15 +349,15 @@ final class PlistValueDecoder: Decoder {
                 return Date(timeIntervalSinceReferenceDate: seconds)
             }
         case .secondsSince1970:
-            if let seconds = try? unboxDouble(node, path: path) { return Date(timeIntervalSince1970: seconds) }
+            if let seconds = try? unboxDouble(node, at: step) { return Date(timeIntervalSince1970: seconds) }
         case .secondsSinceReferenceDate:
-            if let seconds = try? unboxDouble(node, path: path) {
+            if let seconds = try? unboxDouble(node, at: step) {
                 return Date(timeIntervalSinceReferenceDate: seconds)
             }
         case .custom(let decode):
-            return try decode(child(node, path: path))
+            return try decode(child(node, step))
         }
-        throw mismatch(Date.self, node, path)
+        throw mismatch(Date.self, node, step)
     }
 
     func isNil(_ node: DecodingNode) -> Bool {
@@ -334,12 +371,12 @@ final class PlistValueDecoder: Decoder {
     /// Where `node` is in the input, for error messages: `, at byte N` for an object of a
     /// binary file; empty for a tree value, which keeps no positions.
     func location(_ node: DecodingNode) -> String {
-        guard case .object(let ref) = node, let source else { return "" }
+        guard case .object(let ref) = node, let source = source else { return "" }
         return source.location(of: ref)
     }
 
     /// The error for a value of another type than the one asked for.
-    func mismatch(_ type: Any.Type, _ node: DecodingNode, _ path: CodingPathNode) -> DecodingError {
+    func mismatch(_ type: Any.Type, _ node: DecodingNode, _ step: PathStep) -> DecodingError {
         let found: String
         switch node {
         case .value(let value):
@@ -354,7 +391,7 @@ final class PlistValueDecoder: Decoder {
         return DecodingError.typeMismatch(
             type,
             .init(
-                codingPath: path.array,
+                codingPath: path(step).array,
                 debugDescription: "Expected to decode \(type) but found \(found) instead\(location(node))."))
     }
 
