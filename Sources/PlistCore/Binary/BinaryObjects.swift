@@ -6,26 +6,39 @@
 /// cycle, more values than `maxObjects` or more string and data bytes than `maxContentBytes`
 /// (as a small file whose shared references describe 2^64 values has) is refused at once, so
 /// no decoder can be made to read more. Containers are entered at most `maxDepth` deep.
-package final class BinaryObjects {
-    package enum Kind { case array, dictionary, scalar }
-
+///
+/// Nothing changes after the weighing: scalars are read straight from the bytes, and keys are
+/// matched by comparing their bytes, in every dictionary whose keys the weighing found to be
+/// distinct ASCII strings (all of them, in files that CoreFoundation and this package write).
+package final class BinaryObjects: IndexedPlist {
     private let bytes: [UInt8]
     private let trailer: BinaryTrailer
-    // What changes is in one struct, so that each call costs one exclusivity check.
-    private var state: BinaryObjectState
+    private let maxDepth: Int
+    /// Per object: 0 unless it is a dictionary, reachable from the top, whose keys are distinct
+    /// valid ASCII strings (other dictionaries are read as `IndexedDictionary.listed`); for
+    /// those, bit 127 and the bit `n % 127` for each key number `n`. Keys are numbered in the
+    /// order the weighing meets them, so the keys of one type's dictionaries get numbers close
+    /// together, different bits: a missing optional key is mostly found missing at once.
+    private let directDictionaries: [UInt128]
+    /// Per object used as a key of a direct dictionary: the number of its text in `keyNumbering`.
+    private let keyNumbers: [Int32]
+    private let keyNumbering: KeyNumbering
 
-    /// Checks the header, trailer and offset table of `bytes`.
+    /// Checks the header, trailer and offset table of `bytes`, and weighs the values reachable
+    /// from the top.
+    /// - Throws: `PlistError` for a file whose layout is broken, a cycle, or a limit exceeded.
     package init(_ bytes: [UInt8], options: PlistReadOptions) throws(PlistError) {
         self.bytes = bytes
         trailer = try BinaryTrailer(bytes.span, maxObjects: options.maxObjects)
         try trailer.validateOffsets(bytes.span)
-        state = BinaryObjectState(trailer: trailer, options: options)
-        var weights = [Int32](repeating: 0, count: trailer.objectCount)
-        var memo: [(Int, Int)] = []
-        _ = try state.weigh(bytes.span, trailer.topObject, depth: 0, &weights, &memo)
+        maxDepth = options.maxDepth
+        var weigher = BinaryWeigher(trailer: trailer, options: options)
+        _ = try weigher.weigh(bytes.span, trailer.topObject, depth: 0)
+        directDictionaries = weigher.directDictionaries
+        keyNumbers = weigher.keyNumbers
+        keyNumbering = weigher.keyNumbering
     }
 
-    /// The top object.
     package var top: Int { trailer.topObject }
 
     /// Where object `ref` starts in the file.
@@ -34,7 +47,9 @@ package final class BinaryObjects {
         return trailer.offset(of: ref, in: bytes.span)
     }
 
-    package func kind(of ref: Int) -> Kind {
+    package func location(of node: Int) -> String { ", at byte \(offset(of: node))" }
+
+    package func kind(of ref: Int) -> IndexedKind {
         switch bytes[offset(of: ref)] >> 4 {
         case 0xA, 0xC: .array
         case 0xD: .dictionary
@@ -42,130 +57,247 @@ package final class BinaryObjects {
         }
     }
 
-    /// Whether object `ref` is the string `$null`, Foundation's `nil` in a container.
     package func isNull(_ ref: Int) -> Bool {
-        let offset = offset(of: ref)
-        return bytes[offset] == 0x55 && offset + 6 <= trailer.tableOffset
-            && bytes[offset + 1..<offset + 6].elementsEqual("$null".utf8)
+        let storage = self.bytes
+        let bytes = storage.span
+        let offset = trailer.offset(of: ref, in: bytes)
+        return bytes[offset] == 0x55 && offset + 6 <= trailer.tableOffset && bytes[offset + 1] == 0x24
+            && bytes[offset + 2] == 0x6E && bytes[offset + 3] == 0x75 && bytes[offset + 4] == 0x6C
+            && bytes[offset + 5] == 0x6C
     }
 
-    /// Object `ref` if it is a scalar; nil for an array or a dictionary.
     package func scalar(_ ref: Int) throws(PlistError) -> Plist? {
-        let bytes = self.bytes
-        let offset = trailer.offset(of: ref, in: bytes.span)
-        switch bytes[offset] >> 4 {
+        let storage = self.bytes
+        let bytes = storage.span
+        let offset = trailer.offset(of: ref, in: bytes)
+        let marker = bytes[offset]
+        switch marker >> 4 {
         case 0xA, 0xC, 0xD: return nil
-        default: return try state.scalar(bytes.span, ref)
+        default:
+            var scratch: [UInt8] = []
+            return try trailer.scalar(bytes, marker, at: offset, scratch: &scratch).value
         }
     }
 
-    /// The element references of the array `ref`, entered inside `depth` containers.
-    package func elements(of ref: Int, depth: Int) throws(PlistError) -> [Int] {
-        let bytes = self.bytes
-        return try state.elements(bytes.span, ref, at: offset(of: ref), depth: depth)
+    package func integer(_ ref: Int) -> PlistInteger? {
+        let storage = self.bytes
+        let bytes = storage.span
+        let offset = trailer.offset(of: ref, in: bytes)
+        let marker = bytes[offset]
+        guard marker >> 4 == 0x1 else { return nil }
+        // 1, 2 and 4-byte integers are unsigned, 8-byte ones signed; 16-byte ones take the long way.
+        guard marker <= 0x13 else { return try? trailer.integer(bytes, marker, at: offset) }
+        let width = 1 << Int(marker & 0x0F)
+        guard width < trailer.tableOffset - offset else { return nil }
+        let bits = readUInt(bytes, at: offset + 1, width: width)
+        return marker == 0x13 ? PlistInteger(Int64(bitPattern: bits)) : PlistInteger(bits)
     }
 
-    /// The key numbers and value references of the dictionary `ref`, entered inside `depth`
-    /// containers. A repeated key keeps its first place and its last value, as in `Plist(binary:)`.
-    package func entries(of ref: Int, depth: Int) throws(PlistError) -> (keys: [Int32], values: [Int]) {
-        let bytes = self.bytes
-        return try state.entries(bytes.span, ref, at: offset(of: ref), depth: depth)
+    package func real(_ ref: Int) -> Double? {
+        let storage = self.bytes
+        let bytes = storage.span
+        let offset = trailer.offset(of: ref, in: bytes)
+        let marker = bytes[offset]
+        guard marker >> 4 == 0x2 else { return nil }
+        return try? trailer.real(bytes, marker, at: offset)
     }
 
-    /// The text of key number `number`.
-    package func keyText(_ number: Int32) -> String { state.keyTexts[Int(number)] }
+    package func string(_ ref: Int) -> String? {
+        let storage = self.bytes
+        let bytes = storage.span
+        let offset = trailer.offset(of: ref, in: bytes)
+        let marker = bytes[offset]
+        guard marker >> 4 == 0x5, let (count, start) = try? trailer.length(bytes, marker, at: offset, unit: 1) else {
+            return nil
+        }
+        return try? trailer.asciiString(bytes, start, count)
+    }
 
-    /// The number of the key with text `text`, if any dictionary read so far has that key.
-    package func keyNumber(of text: String) -> Int32? { state.keyNumberOfText[text] }
+    package func bool(_ ref: Int) -> Bool? {
+        switch bytes[offset(of: ref)] {
+        case 0x08: false
+        case 0x09: true
+        default: nil
+        }
+    }
+
+    package func date(_ ref: Int) -> Double? {
+        let storage = self.bytes
+        let bytes = storage.span
+        let offset = trailer.offset(of: ref, in: bytes)
+        let marker = bytes[offset]
+        guard marker == 0x33 else { return nil }
+        return try? trailer.date(bytes, marker, at: offset)
+    }
+
+    package func array(_ ref: Int, depth: Int) throws(PlistError) -> IndexedElements {
+        let storage = self.bytes
+        let bytes = storage.span
+        let offset = trailer.offset(of: ref, in: bytes)
+        guard depth < maxDepth else { throw PlistError(.tooDeep(limit: maxDepth), at: offset) }
+        let (count, start) = try trailer.length(bytes, bytes[offset], at: offset, unit: trailer.referenceSize)
+        return IndexedElements(count: count, base: start)
+    }
+
+    package func element(_ index: Int, of elements: IndexedElements) -> Int {
+        reference(at: elements.base + index * trailer.referenceSize)
+    }
+
+    /// The entries of the dictionary `ref`, entered inside `depth` containers. A repeated key
+    /// keeps its first place and its last value, as in `Plist(binary:)`.
+    package func dictionary(_ ref: Int, depth: Int) throws(PlistError) -> IndexedDictionary {
+        let storage = self.bytes
+        let bytes = storage.span
+        let offset = trailer.offset(of: ref, in: bytes)
+        guard depth < maxDepth else { throw PlistError(.tooDeep(limit: maxDepth), at: offset) }
+        let (count, start) = try trailer.length(bytes, bytes[offset], at: offset, unit: 2 * trailer.referenceSize)
+        if directDictionaries[ref] != 0 { return .entries(IndexedEntries(node: ref, count: count, base: start)) }
+        var keys: [String] = []
+        var values: [Int] = []
+        var places: [String: Int] = [:]
+        var scratch: [UInt8] = []
+        for index in 0..<count {
+            let keyRef = try trailer.reference(bytes, at: start + index * trailer.referenceSize)
+            let keyOffset = trailer.offset(of: keyRef, in: bytes)
+            let keyMarker = bytes[keyOffset]
+            guard keyMarker >> 4 == 0x5 || keyMarker >> 4 == 0x6,
+                case .string(let key) = try trailer.scalar(bytes, keyMarker, at: keyOffset, scratch: &scratch).value
+            else {
+                throw PlistError(.nonStringKey(marker: keyMarker), at: keyOffset)
+            }
+            let value = try trailer.reference(bytes, at: start + (count + index) * trailer.referenceSize)
+            if let place = places[key] {
+                values[place] = value
+            } else {
+                places[key] = keys.count
+                keys.append(key)
+                values.append(value)
+            }
+        }
+        return .listed(keys: keys, values: values)
+    }
+
+    package func key(_ index: Int, of entries: IndexedEntries) -> String {
+        let storage = self.bytes
+        let bytes = storage.span
+        let (start, count) = directKey(bytes, reference(at: entries.base + index * trailer.referenceSize))
+        // The weighing checked that the key is ASCII.
+        return (try? trailer.asciiString(bytes, start, count)) ?? ""
+    }
+
+    package func value(_ index: Int, of entries: IndexedEntries) -> Int {
+        return reference(at: entries.base + (entries.count + index) * trailer.referenceSize)
+    }
+
+    package func entry(forKey key: String, in entries: IndexedEntries, hint: Int) -> (index: Int, value: Int)? {
+        guard let index = index(ofKey: key, in: entries, hint: hint) else { return nil }
+        return (index, value(index, of: entries))
+    }
+
+    private func index(ofKey key: String, in entries: IndexedEntries, hint: Int) -> Int? {
+        var text = key.utf8Span
+        // A key that is not ASCII may still equal an ASCII one as a `String` (`"\u{212A}" == "K"`).
+        guard text.isKnownASCII || text.checkForASCII() else {
+            if hint < entries.count, self.key(hint, of: entries) == key { return hint }
+            return (0..<entries.count).first { self.key($0, of: entries) == key }
+        }
+        let storage = self.bytes
+        let bytes = storage.span
+        let wanted = text.span
+        let referenceSize = trailer.referenceSize
+        if hint < entries.count {
+            // Where declaration order puts it, compared as bytes.
+            let ref = Int(
+                truncatingIfNeeded: readUInt(bytes, at: entries.base + hint * referenceSize, width: referenceSize))
+            let offset = trailer.offset(of: ref, in: bytes)
+            let marker = bytes[offset]
+            if marker & 0x0F == wanted.count, wanted.count < 0x0F {
+                var equal = true
+                for index in 0..<wanted.count where bytes[offset + 1 + index] != wanted[index] {
+                    equal = false
+                    break
+                }
+                if equal { return hint }
+            } else if marker & 0x0F == 0x0F, keyEquals(bytes, ref, wanted) {
+                return hint
+            }
+        }
+        // Elsewhere, by number, when this dictionary may have it.
+        guard let number = keyNumbering.number(of: wanted),
+            directDictionaries[entries.node] & 1 << UInt128(number % 127) != 0
+        else { return nil }
+        var position = entries.base
+        for index in 0..<entries.count {
+            if keyNumbers[Int(truncatingIfNeeded: readUInt(bytes, at: position, width: referenceSize))] == number {
+                return index
+            }
+            position += referenceSize
+        }
+        return nil
+    }
+
+    private func keyEquals(_ bytes: Span<UInt8>, _ ref: Int, _ wanted: Span<UInt8>) -> Bool {
+        let (start, count) = directKey(bytes, ref)
+        guard count == wanted.count else { return false }
+        for offset in 0..<count where bytes[start + offset] != wanted[offset] { return false }
+        return true
+    }
+
+    /// Where the bytes of key `ref` of a direct dictionary are. Invariant: the weighing checked
+    /// that it is a valid ASCII string (marker `0x5n`).
+    private func directKey(_ bytes: Span<UInt8>, _ ref: Int) -> (start: Int, count: Int) {
+        let offset = trailer.offset(of: ref, in: bytes)
+        let marker = bytes[offset]
+        guard marker & 0x0F == 0x0F else { return (offset + 1, Int(marker & 0x0F)) }
+        let width = 1 << Int(bytes[offset + 1] & 0x0F)
+        return (offset + 2 + width, Int(readUInt(bytes, at: offset + 2, width: width)))
+    }
+
+    /// The object reference at `position`. Invariant: every reference in the containers
+    /// reachable from the top was checked by the weighing.
+    private func reference(at position: Int) -> Int {
+        let bytes = self.bytes
+        let ref = Int(truncatingIfNeeded: readUInt(bytes.span, at: position, width: trailer.referenceSize))
+        precondition(ref >= 0 && ref < trailer.objectCount, "references were checked by the weighing")
+        return ref
+    }
 }
 
-/// What `BinaryObjects` learns and counts as it reads.
-private struct BinaryObjectState {
+/// Weighs the values reachable from the top of a binary file before any is decoded, and finds
+/// the dictionaries whose keys can be matched as bytes.
+private struct BinaryWeigher {
     let trailer: BinaryTrailer
     let options: PlistReadOptions
-    var decoder: ObjectDecoder
-    /// Dictionary keys get numbers, equal texts the same number, so that containers compare
-    /// keys as numbers and each key's text is decoded once. Per object: its key number, or -1
-    /// before it is first used as a key.
-    var keyNumberOfObject: [Int32]
-    var keyNumberOfText: [String: Int32] = [:]
-    /// The text of each key number.
-    var keyTexts: [String] = []
+    /// Per container: 0 (not weighed yet), -1 (being weighed: met again, it is a cycle) or its
+    /// index in `memo` plus one.
+    var weights: [Int32]
+    var memo: [(values: Int, contentBytes: Int)] = []
+    /// Per object, as `BinaryObjects.directDictionaries`.
+    var directDictionaries: [UInt128]
+    /// Per object used as a key: -1 before it is first used, -2 when it is not a valid ASCII
+    /// string, else the number of its text (equal texts share a number).
+    var keyNumbers: [Int32]
+    var keyNumbering = KeyNumbering()
     /// Per key number: the last dictionary (by `dictionaryCount`) that used it.
-    var keyLastSeen: [Int] = []
-    var dictionaryCount = 0
+    var keyLastSeen: [Int32] = []
+    var dictionaryCount: Int32 = 0
 
     init(trailer: BinaryTrailer, options: PlistReadOptions) {
         self.trailer = trailer
         self.options = options
-        decoder = ObjectDecoder(trailer: trailer, options: options)
-        keyNumberOfObject = Array(repeating: -1, count: trailer.objectCount)
-    }
-
-    mutating func scalar(_ bytes: Span<UInt8>, _ ref: Int) throws(PlistError) -> Plist {
-        try decoder.object(bytes, ref, depth: 0).value
-    }
-
-    mutating func elements(_ bytes: Span<UInt8>, _ ref: Int, at offset: Int, depth: Int) throws(PlistError) -> [Int] {
-        try enter(at: offset, depth: depth)
-        let (count, start) = try decoder.length(bytes, bytes[offset], at: offset, unit: trailer.referenceSize)
-        var elements: [Int] = []
-        elements.reserveCapacity(count)
-        for index in 0..<count {
-            elements.append(try decoder.reference(bytes, at: start + index * trailer.referenceSize))
-        }
-        return elements
-    }
-
-    mutating func entries(
-        _ bytes: Span<UInt8>, _ ref: Int, at offset: Int, depth: Int
-    ) throws(PlistError) -> (keys: [Int32], values: [Int]) {
-        try enter(at: offset, depth: depth)
-        let (count, start) = try decoder.length(bytes, bytes[offset], at: offset, unit: 2 * trailer.referenceSize)
-        dictionaryCount += 1
-        var keys: [Int32] = []
-        keys.reserveCapacity(count)
-        var values: [Int] = []
-        values.reserveCapacity(count)
-        var hasRepeatedKey = false
-        for index in 0..<count {
-            let number = try keyNumber(bytes, try decoder.reference(bytes, at: start + index * trailer.referenceSize))
-            hasRepeatedKey = hasRepeatedKey || keyLastSeen[Int(number)] == dictionaryCount
-            keyLastSeen[Int(number)] = dictionaryCount
-            keys.append(number)
-            values.append(try decoder.reference(bytes, at: start + (count + index) * trailer.referenceSize))
-        }
-        guard hasRepeatedKey else { return (keys, values) }
-        var firstPlace: [Int32: Int] = [:]
-        var uniqueKeys: [Int32] = []
-        var uniqueValues: [Int] = []
-        for (key, value) in zip(keys, values) {
-            if let place = firstPlace[key] {
-                uniqueValues[place] = value
-            } else {
-                firstPlace[key] = uniqueKeys.count
-                uniqueKeys.append(key)
-                uniqueValues.append(value)
-            }
-        }
-        return (uniqueKeys, uniqueValues)
+        weights = Array(repeating: 0, count: trailer.objectCount)
+        directDictionaries = Array(repeating: 0, count: trailer.objectCount)
+        keyNumbers = Array(repeating: -1, count: trailer.objectCount)
     }
 
     /// How many values object `ref` stands for when expanded (itself included), and how many
-    /// bytes of string and data. `weights` holds per container 0 (not weighed yet), -1 (being
-    /// weighed: met again, it is a cycle) or its index in `memo` plus one. The walk stops at
-    /// `maxDepth`, so its recursion is bounded.
+    /// bytes of string and data. The walk stops at `maxDepth`, so its recursion is bounded.
     mutating func weigh(
-        _ bytes: Span<UInt8>, _ ref: Int, depth: Int, _ weights: inout [Int32], _ memo: inout [(Int, Int)]
+        _ bytes: Span<UInt8>, _ ref: Int, depth: Int
     ) throws(PlistError) -> (values: Int, contentBytes: Int) {
         let offset = trailer.offset(of: ref, in: bytes)
         let marker = bytes[offset]
-        switch marker >> 4 {
-        case 0x4, 0x5: return (1, try decoder.length(bytes, marker, at: offset, unit: 1).count)
-        case 0x6: return (1, 2 * (try decoder.length(bytes, marker, at: offset, unit: 2).count))
-        case 0xA, 0xC, 0xD: break
-        default: return (1, 0)
-        }
+        if let weight = try scalarWeight(bytes, marker, at: offset) { return weight }
         guard weights[ref] == 0 else {
             guard weights[ref] > 0 else { throw PlistError(.cycle(object: ref), at: offset) }
             return memo[Int(weights[ref]) - 1]
@@ -173,15 +305,24 @@ private struct BinaryObjectState {
         guard depth < options.maxDepth else { throw PlistError(.tooDeep(limit: options.maxDepth), at: offset) }
         weights[ref] = -1
         let isDictionary = marker >> 4 == 0xD
-        let (count, start) = try decoder.length(
+        let (count, start) = try trailer.length(
             bytes, marker, at: offset, unit: (isDictionary ? 2 : 1) * trailer.referenceSize)
         // Keys are counted as they are read: each is decoded once, however often it is used.
         let firstValue = isDictionary ? start + count * trailer.referenceSize : start
+        if isDictionary { directDictionaries[ref] = directKeys(bytes, start, count) }
         var total = (values: 1, contentBytes: 0)
-        for index in 0..<count {
-            let child = try weigh(
-                bytes, try decoder.reference(bytes, at: firstValue + index * trailer.referenceSize), depth: depth + 1,
-                &weights, &memo)
+        var position = firstValue
+        for _ in 0..<count {
+            let reference = readUInt(bytes, at: position, width: trailer.referenceSize)
+            guard reference < UInt64(trailer.objectCount) else {
+                throw PlistError(.referenceOutOfRange(reference, objectCount: trailer.objectCount), at: position)
+            }
+            position += trailer.referenceSize
+            let childRef = Int(reference)
+            let childOffset = trailer.offset(of: childRef, in: bytes)
+            var child = try scalarWeight(bytes, bytes[childOffset], at: childOffset)
+            if child == nil { child = try weigh(bytes, childRef, depth: depth + 1) }
+            guard let child else { preconditionFailure("a container was weighed") }
             let (values, valuesOverflow) = total.values.addingReportingOverflow(child.values)
             guard !valuesOverflow, values <= options.maxObjects else {
                 throw PlistError(.tooManyObjects(limit: options.maxObjects), at: offset)
@@ -197,27 +338,52 @@ private struct BinaryObjectState {
         return total
     }
 
-    private func enter(at offset: Int, depth: Int) throws(PlistError) {
-        guard depth < options.maxDepth else { throw PlistError(.tooDeep(limit: options.maxDepth), at: offset) }
+    /// The weight of a scalar (one value, and its string or data bytes); nil for a container.
+    @inline(__always)
+    private func scalarWeight(
+        _ bytes: Span<UInt8>, _ marker: UInt8, at offset: Int
+    ) throws(PlistError) -> (values: Int, contentBytes: Int)? {
+        switch marker >> 4 {
+        case 0x4, 0x5: (1, try trailer.length(bytes, marker, at: offset, unit: 1).count)
+        case 0x6: (1, 2 * (try trailer.length(bytes, marker, at: offset, unit: 2).count))
+        case 0xA, 0xC, 0xD: nil
+        default: (1, 0)
+        }
     }
 
-    private mutating func keyNumber(_ bytes: Span<UInt8>, _ ref: Int) throws(PlistError) -> Int32 {
-        if keyNumberOfObject[ref] >= 0 { return keyNumberOfObject[ref] }
+    /// For `count` keys whose references start at `start` that are distinct valid ASCII strings,
+    /// bit 127 and the bit `n % 127` for each key number `n`; else 0. A key that is not is left
+    /// for the decoder to read (and report) when it opens the dictionary.
+    private mutating func directKeys(_ bytes: Span<UInt8>, _ start: Int, _ count: Int) -> UInt128 {
+        dictionaryCount += 1
+        var mask: UInt128 = 1 << 127
+        var position = start
+        for _ in 0..<count {
+            let ref = readUInt(bytes, at: position, width: trailer.referenceSize)
+            guard ref < UInt64(trailer.objectCount) else { return 0 }
+            var number = keyNumbers[Int(ref)]
+            if number == -1 { number = keyNumber(bytes, Int(ref)) }
+            guard number >= 0, keyLastSeen[Int(number)] != dictionaryCount else { return 0 }
+            keyLastSeen[Int(number)] = dictionaryCount
+            mask |= 1 << UInt128(number % 127)
+            position += trailer.referenceSize
+        }
+        return mask
+    }
+
+    /// Numbers key `ref`, met for the first time.
+    private mutating func keyNumber(_ bytes: Span<UInt8>, _ ref: Int) -> Int32 {
         let offset = trailer.offset(of: ref, in: bytes)
         let marker = bytes[offset]
-        guard marker >> 4 == 0x5 || marker >> 4 == 0x6 else {
-            throw PlistError(.nonStringKey(marker: marker), at: offset)
+        guard marker >> 4 == 0x5, let (count, start) = try? trailer.length(bytes, marker, at: offset, unit: 1),
+            (try? trailer.asciiString(bytes, start, count)) != nil
+        else {
+            keyNumbers[ref] = -2
+            return -2
         }
-        guard case .string(let text) = try scalar(bytes, ref) else {
-            preconditionFailure("a 0x5X or 0x6X object decodes to a string")
-        }
-        let number = keyNumberOfText[text, default: Int32(keyTexts.count)]
-        if number == keyTexts.count {
-            keyNumberOfText[text] = number
-            keyTexts.append(text)
-            keyLastSeen.append(0)
-        }
-        keyNumberOfObject[ref] = number
+        let number = keyNumbering.number(adding: bytes.extracting(start..<start + count))
+        if number == keyLastSeen.count { keyLastSeen.append(0) }
+        keyNumbers[ref] = number
         return number
     }
 }

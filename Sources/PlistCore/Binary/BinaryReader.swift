@@ -79,7 +79,7 @@ struct ObjectDecoder {
             let marker = bytes[offset]
             let isDictionary = marker >> 4 == 0xD
             guard isDictionary || marker >> 4 == 0xA || marker >> 4 == 0xC,
-                let (count, start) = try? length(
+                let (count, start) = try? trailer.length(
                     bytes, marker, at: offset, unit: (isDictionary ? 2 : 1) * trailer.referenceSize)
             else { continue }
             var position = start
@@ -111,52 +111,15 @@ struct ObjectDecoder {
         let offset = trailer.offset(of: ref, in: bytes)
         let marker = bytes[offset]
         switch marker >> 4 {
-        case 0x0:
-            switch marker {
-            case 0x08: return Decoded(value: .bool(false))
-            case 0x09: return Decoded(value: .bool(true))
-            default: throw PlistError(.invalidMarker(marker), at: offset)
-            }
-        case 0x1:
-            return Decoded(value: .integer(try integer(bytes, marker, at: offset)))
-        case 0x2:
-            let end = try end(of: marker == 0x22 ? 4 : 8, after: offset, what: "a real")
-            switch marker {
-            case 0x22:
-                let bits = UInt32(truncatingIfNeeded: readUInt(bytes, at: offset + 1, width: 4))
-                return Decoded(value: .real(Double(Float(bitPattern: bits))))
-            case 0x23:
-                return Decoded(
-                    value: .real(Double(bitPattern: readUInt(bytes, at: end - 8, width: 8))))
-            default:
-                throw PlistError(.invalidMarker(marker), at: offset)
-            }
-        case 0x3:
-            guard marker == 0x33 else { throw PlistError(.invalidMarker(marker), at: offset) }
-            _ = try end(of: 8, after: offset, what: "a date")
-            let seconds = Double(bitPattern: readUInt(bytes, at: offset + 1, width: 8))
-            return Decoded(value: .date(Date(timeIntervalSinceReferenceDate: seconds)))
-        case 0x4:
-            let (count, start) = try length(bytes, marker, at: offset, unit: 1)
-            return try remember(
-                .data(Data(copying: bytes.extracting(start..<start + count))), ref, contentBytes: count, at: offset)
-        case 0x5:
-            let (count, start) = try length(bytes, marker, at: offset, unit: 1)
-            return try remember(.string(try asciiString(bytes, start, count)), ref, contentBytes: count, at: offset)
-        case 0x6:
-            let (count, start) = try length(bytes, marker, at: offset, unit: 2)
-            return try remember(.string(try utf16String(bytes, start, count)), ref, contentBytes: 2 * count, at: offset)
-        case 0x8:
-            let width = Int(marker & 0x0F) + 1
-            guard width <= 8 else { throw PlistError(.invalidMarker(marker), at: offset) }
-            _ = try end(of: width, after: offset, what: "a UID")
-            return Decoded(value: .uid(readUInt(bytes, at: offset + 1, width: width)))
         case 0xA, 0xC:
             return try array(bytes, ref, marker, at: offset, depth: depth)
         case 0xD:
             return try dictionary(bytes, ref, marker, at: offset, depth: depth)
+        case 0x4, 0x5, 0x6:
+            let (value, contentBytes) = try trailer.scalar(bytes, marker, at: offset, scratch: &scratch)
+            return try remember(value, ref, contentBytes: contentBytes, at: offset)
         default:
-            throw PlistError(.invalidMarker(marker), at: offset)
+            return Decoded(value: try trailer.scalar(bytes, marker, at: offset, scratch: &scratch).value)
         }
     }
 
@@ -167,84 +130,6 @@ struct ObjectDecoder {
             throw PlistError(.tooMuchContent(limit: maxContentBytes), at: offset)
         }
         return finish(Decoded(value: value, contentBytes: contentBytes), ref, isShared: slots[ref] == Self.shared)
-    }
-
-    /// The end of an object of `size` bytes after the marker at `offset`, if it ends inside
-    /// the object area.
-    private func end(of size: Int, after offset: Int, what: String) throws(PlistError) -> Int {
-        guard size < trailer.tableOffset - offset else { throw PlistError(.truncated(what: what), at: offset) }
-        return offset + 1 + size
-    }
-
-    private func integer(_ bytes: Span<UInt8>, _ marker: UInt8, at offset: Int) throws(PlistError) -> PlistInteger {
-        let exponent = marker & 0x0F
-        guard exponent <= 4 else { throw PlistError(.invalidMarker(marker), at: offset) }
-        let width = 1 << Int(exponent)
-        _ = try end(of: width, after: offset, what: "an integer")
-        switch width {
-        case 1, 2, 4:
-            return PlistInteger(readUInt(bytes, at: offset + 1, width: width))
-        case 8:
-            return PlistInteger(Int64(bitPattern: readUInt(bytes, at: offset + 1, width: 8)))
-        default:
-            // 128-bit two's complement: representable when it is a UInt64 or a negative Int64.
-            let high = readUInt(bytes, at: offset + 1, width: 8)
-            let low = readUInt(bytes, at: offset + 9, width: 8)
-            if high == 0 { return PlistInteger(low) }
-            if high == .max, low >= 1 << 63 { return PlistInteger(Int64(bitPattern: low)) }
-            throw PlistError(.numberOutOfRange, at: offset)
-        }
-    }
-
-    /// The count in `marker` (or in the integer object after it) and where the contents start,
-    /// after checking that `count` items of `unit` bytes fit in the object area.
-    func length(
-        _ bytes: Span<UInt8>, _ marker: UInt8, at offset: Int, unit: Int
-    ) throws(PlistError) -> (count: Int, start: Int) {
-        var count = UInt64(marker & 0x0F)
-        var start = offset + 1
-        if count == 0x0F {
-            _ = try end(of: 1, after: offset, what: "a length")
-            let lengthMarker = bytes[offset + 1]
-            guard lengthMarker >> 4 == 0x1, lengthMarker & 0x0F <= 3 else {
-                throw PlistError(.invalidLength, at: offset + 1)
-            }
-            let width = 1 << Int(lengthMarker & 0x0F)
-            start = try end(of: width, after: offset + 1, what: "a length")
-            count = readUInt(bytes, at: offset + 2, width: width)
-        }
-        let (size, overflow) = count.multipliedReportingOverflow(by: UInt64(unit))
-        guard !overflow, size <= UInt64(trailer.tableOffset - start) else {
-            throw PlistError(.lengthPastEnd(count: count, unit: unit), at: offset)
-        }
-        return (Int(count), start)
-    }
-
-    private func asciiString(_ bytes: Span<UInt8>, _ start: Int, _ count: Int) throws(PlistError) -> String {
-        let span = bytes.extracting(start..<start + count)
-        if var text = try? UTF8Span(validating: span), text.checkForASCII() {
-            return String(copying: text)
-        }
-        var index = 0
-        while span[index] < 0x80 { index += 1 }
-        throw PlistError(.nonASCIIString, at: start + index)
-    }
-
-    /// Transcodes big-endian UTF-16 to UTF-8 (in `scratch`, reused between strings), rejecting
-    /// unpaired surrogates.
-    private mutating func utf16String(_ bytes: Span<UInt8>, _ start: Int, _ count: Int) throws(PlistError) -> String {
-        scratch.removeAll(keepingCapacity: true)
-        try UnicodeText.appendUTF16(bytes, from: start, to: start + 2 * count, bigEndian: true, to: &scratch)
-        return String(decoding: scratch, as: UTF8.self)
-    }
-
-    /// Reads the object reference at `position` and checks it names an existing object.
-    func reference(_ bytes: Span<UInt8>, at position: Int) throws(PlistError) -> Int {
-        let ref = readUInt(bytes, at: position, width: trailer.referenceSize)
-        guard ref < UInt64(trailer.objectCount) else {
-            throw PlistError(.referenceOutOfRange(ref, objectCount: trailer.objectCount), at: position)
-        }
-        return Int(ref)
     }
 
     /// Marks `ref` as a container being decoded, after checking the depth; returns whether it
@@ -304,13 +189,13 @@ struct ObjectDecoder {
         _ bytes: Span<UInt8>, _ ref: Int, _ marker: UInt8, at offset: Int, depth: Int
     ) throws(PlistError) -> Decoded {
         let isShared = try enter(ref, at: offset, depth: depth)
-        let (count, start) = try length(bytes, marker, at: offset, unit: trailer.referenceSize)
+        let (count, start) = try trailer.length(bytes, marker, at: offset, unit: trailer.referenceSize)
         var total = Decoded(value: .bool(false), height: 1)
         var elements: [Plist] = []
         elements.reserveCapacity(min(count, maxObjects))
         var position = start
         for _ in 0..<count {
-            let child = try object(bytes, try reference(bytes, at: position), depth: depth + 1)
+            let child = try object(bytes, try trailer.reference(bytes, at: position), depth: depth + 1)
             try add(child, to: &total, at: offset)
             elements.append(child.value)
             position += trailer.referenceSize
@@ -323,7 +208,7 @@ struct ObjectDecoder {
         _ bytes: Span<UInt8>, _ ref: Int, _ marker: UInt8, at offset: Int, depth: Int
     ) throws(PlistError) -> Decoded {
         let isShared = try enter(ref, at: offset, depth: depth)
-        let (count, start) = try length(bytes, marker, at: offset, unit: 2 * trailer.referenceSize)
+        let (count, start) = try trailer.length(bytes, marker, at: offset, unit: 2 * trailer.referenceSize)
         var total = Decoded(value: .bool(false), height: 1)
         var keys: [String] = []
         keys.reserveCapacity(min(count, maxObjects))
@@ -338,7 +223,7 @@ struct ObjectDecoder {
         var keyPosition = start
         var valuePosition = start + count * trailer.referenceSize
         for _ in 0..<count {
-            let keyRef = try reference(bytes, at: keyPosition)
+            let keyRef = try trailer.reference(bytes, at: keyPosition)
             let keyOffset = trailer.offset(of: keyRef, in: bytes)
             let keyMarker = bytes[keyOffset]
             guard keyMarker >> 4 == 0x5 || keyMarker >> 4 == 0x6 else {
@@ -349,7 +234,7 @@ struct ObjectDecoder {
                 preconditionFailure("a 0x5X or 0x6X object decodes to a string")
             }
             try addContent(decodedKey.contentBytes, to: &total, at: offset)
-            let child = try object(bytes, try reference(bytes, at: valuePosition), depth: depth + 1)
+            let child = try object(bytes, try trailer.reference(bytes, at: valuePosition), depth: depth + 1)
             try add(child, to: &total, at: offset)
             if keyMarker >> 4 == 0x5 {
                 pendingKeyNumbers.append(keyNumber(of: keyRef, key))

@@ -104,6 +104,16 @@ struct BinaryTrailer {
 /// checked that the bytes exist.
 @inline(__always)
 func readUInt(_ bytes: Span<UInt8>, at offset: Int, width: Int) -> UInt64 {
+    // The widths files use most, unrolled: offsets and references are read for every value.
+    switch width {
+    case 1: return UInt64(bytes[offset])
+    case 2: return UInt64(bytes[offset]) << 8 | UInt64(bytes[offset + 1])
+    case 3: return UInt64(bytes[offset]) << 16 | UInt64(bytes[offset + 1]) << 8 | UInt64(bytes[offset + 2])
+    case 4:
+        return UInt64(bytes[offset]) << 24 | UInt64(bytes[offset + 1]) << 16 | UInt64(bytes[offset + 2]) << 8
+            | UInt64(bytes[offset + 3])
+    default: break
+    }
     var value: UInt64 = 0
     for index in offset..<offset + width {
         value = value << 8 | UInt64(bytes[index])

@@ -95,10 +95,12 @@ public final class PlistDecoder {
         } catch {
             throw Self.notAPropertyList(error)
         }
-        let top = DecodingNode.object(objects.top)
-        // `unbox` decodes the top value with a decoder one level inside this one: depth 0.
-        return try PlistValueDecoder(node: top, path: .root, options: options, objects: objects, depth: -1)
-            .unbox(top, as: type, path: .root)
+        return try decode(type, from: objects)
+    }
+
+    /// Decodes the top value of an indexed document.
+    private func decode<T: Decodable>(_ type: T.Type, from document: any IndexedPlist) throws -> T {
+        try decode(type, .object(document.top), source: document)
     }
 
     private static func notAPropertyList(_ error: PlistError) -> DecodingError {
@@ -117,8 +119,14 @@ public final class PlistDecoder {
     /// Decodes a `T` from a property-list value.
     /// - Throws: `DecodingError` for a value that does not fit, with its coding path.
     public func decode<T: Decodable>(_ type: T.Type, from value: Plist) throws -> T {
-        let decoder = PlistValueDecoder(node: .value(value), path: .root, options: options, objects: nil)
-        return try decoder.unbox(.value(value), as: type, path: .root)
+        try decode(type, .value(value), source: nil)
+    }
+
+    private func decode<T: Decodable>(_ type: T.Type, _ top: DecodingNode, source: (any IndexedPlist)?) throws -> T {
+        let context = DecodingContext(options: options)
+        // `unbox` decodes the top value with a decoder one level inside this one: depth 0.
+        return try PlistValueDecoder(node: top, context: context, source: source, depth: -1, parent: nil, step: .same)
+            .unbox(top, as: type, at: .same)
     }
 
     var options: PlistValueDecoder.Options {

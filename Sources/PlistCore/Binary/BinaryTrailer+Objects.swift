@@ -1,0 +1,142 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Reading single objects of a `bplist00` file, checked against the layout the trailer gives:
+/// shared by the tree reader (`ObjectDecoder`) and the object-by-object reader (`BinaryObjects`).
+extension BinaryTrailer {
+    /// The scalar object whose marker is at `offset`, and how many bytes of string or data it
+    /// holds. Containers (`0xA`, `0xC`, `0xD`) are not scalars: the caller handles them first.
+    /// `scratch` is reused between UTF-16 strings.
+    func scalar(
+        _ bytes: Span<UInt8>, _ marker: UInt8, at offset: Int, scratch: inout [UInt8]
+    ) throws(PlistError) -> (value: Plist, contentBytes: Int) {
+        switch marker >> 4 {
+        case 0x0:
+            switch marker {
+            case 0x08: return (.bool(false), 0)
+            case 0x09: return (.bool(true), 0)
+            default: throw PlistError(.invalidMarker(marker), at: offset)
+            }
+        case 0x1:
+            return (.integer(try integer(bytes, marker, at: offset)), 0)
+        case 0x2:
+            return (.real(try real(bytes, marker, at: offset)), 0)
+        case 0x3:
+            return (.date(Date(timeIntervalSinceReferenceDate: try date(bytes, marker, at: offset))), 0)
+        case 0x4:
+            let (count, start) = try length(bytes, marker, at: offset, unit: 1)
+            return (.data(Data(copying: bytes.extracting(start..<start + count))), count)
+        case 0x5:
+            let (count, start) = try length(bytes, marker, at: offset, unit: 1)
+            return (.string(try asciiString(bytes, start, count)), count)
+        case 0x6:
+            let (count, start) = try length(bytes, marker, at: offset, unit: 2)
+            scratch.removeAll(keepingCapacity: true)
+            try UnicodeText.appendUTF16(bytes, from: start, to: start + 2 * count, bigEndian: true, to: &scratch)
+            return (.string(String(decoding: scratch, as: UTF8.self)), 2 * count)
+        case 0x8:
+            let width = Int(marker & 0x0F) + 1
+            guard width <= 8 else { throw PlistError(.invalidMarker(marker), at: offset) }
+            _ = try end(of: width, after: offset, what: "a UID")
+            return (.uid(readUInt(bytes, at: offset + 1, width: width)), 0)
+        default:
+            throw PlistError(.invalidMarker(marker), at: offset)
+        }
+    }
+
+    /// The end of an object of `size` bytes after the marker at `offset`, if it ends inside
+    /// the object area.
+    func end(of size: Int, after offset: Int, what: String) throws(PlistError) -> Int {
+        guard size < tableOffset - offset else { throw PlistError(.truncated(what: what), at: offset) }
+        return offset + 1 + size
+    }
+
+    /// The integer object (marker `0x1n`) at `offset`.
+    func integer(_ bytes: Span<UInt8>, _ marker: UInt8, at offset: Int) throws(PlistError) -> PlistInteger {
+        let exponent = marker & 0x0F
+        guard exponent <= 4 else { throw PlistError(.invalidMarker(marker), at: offset) }
+        let width = 1 << Int(exponent)
+        _ = try end(of: width, after: offset, what: "an integer")
+        switch width {
+        case 1, 2, 4:
+            return PlistInteger(readUInt(bytes, at: offset + 1, width: width))
+        case 8:
+            return PlistInteger(Int64(bitPattern: readUInt(bytes, at: offset + 1, width: 8)))
+        default:
+            // 128-bit two's complement: representable when it is a UInt64 or a negative Int64.
+            let high = readUInt(bytes, at: offset + 1, width: 8)
+            let low = readUInt(bytes, at: offset + 9, width: 8)
+            if high == 0 { return PlistInteger(low) }
+            if high == .max, low >= 1 << 63 { return PlistInteger(Int64(bitPattern: low)) }
+            throw PlistError(.numberOutOfRange, at: offset)
+        }
+    }
+
+    /// The real object (marker `0x22` or `0x23`) at `offset`.
+    func real(_ bytes: Span<UInt8>, _ marker: UInt8, at offset: Int) throws(PlistError) -> Double {
+        let end = try end(of: marker == 0x22 ? 4 : 8, after: offset, what: "a real")
+        switch marker {
+        case 0x22:
+            let bits = UInt32(truncatingIfNeeded: readUInt(bytes, at: offset + 1, width: 4))
+            return Double(Float(bitPattern: bits))
+        case 0x23:
+            return Double(bitPattern: readUInt(bytes, at: end - 8, width: 8))
+        default:
+            throw PlistError(.invalidMarker(marker), at: offset)
+        }
+    }
+
+    /// The seconds since 2001 of the date object (marker `0x33`) at `offset`.
+    func date(_ bytes: Span<UInt8>, _ marker: UInt8, at offset: Int) throws(PlistError) -> Double {
+        guard marker == 0x33 else { throw PlistError(.invalidMarker(marker), at: offset) }
+        _ = try end(of: 8, after: offset, what: "a date")
+        return Double(bitPattern: readUInt(bytes, at: offset + 1, width: 8))
+    }
+
+    /// The count in `marker` (or in the integer object after it) and where the contents start,
+    /// after checking that `count` items of `unit` bytes fit in the object area.
+    func length(
+        _ bytes: Span<UInt8>, _ marker: UInt8, at offset: Int, unit: Int
+    ) throws(PlistError) -> (count: Int, start: Int) {
+        var count = UInt64(marker & 0x0F)
+        var start = offset + 1
+        if count == 0x0F {
+            _ = try end(of: 1, after: offset, what: "a length")
+            let lengthMarker = bytes[offset + 1]
+            guard lengthMarker >> 4 == 0x1, lengthMarker & 0x0F <= 3 else {
+                throw PlistError(.invalidLength, at: offset + 1)
+            }
+            let width = 1 << Int(lengthMarker & 0x0F)
+            start = try end(of: width, after: offset + 1, what: "a length")
+            count = readUInt(bytes, at: offset + 2, width: width)
+        }
+        let (size, overflow) = count.multipliedReportingOverflow(by: UInt64(unit))
+        guard !overflow, size <= UInt64(tableOffset - start) else {
+            throw PlistError(.lengthPastEnd(count: count, unit: unit), at: offset)
+        }
+        return (Int(count), start)
+    }
+
+    /// The ASCII string of `count` bytes at `start`.
+    func asciiString(_ bytes: Span<UInt8>, _ start: Int, _ count: Int) throws(PlistError) -> String {
+        let span = bytes.extracting(start..<start + count)
+        if var text = try? UTF8Span(validating: span), text.checkForASCII() {
+            return String(copying: text)
+        }
+        var index = 0
+        while span[index] < 0x80 { index += 1 }
+        throw PlistError(.nonASCIIString, at: start + index)
+    }
+
+    /// Reads the object reference at `position` and checks it names an existing object.
+    func reference(_ bytes: Span<UInt8>, at position: Int) throws(PlistError) -> Int {
+        let ref = readUInt(bytes, at: position, width: referenceSize)
+        guard ref < UInt64(objectCount) else {
+            throw PlistError(.referenceOutOfRange(ref, objectCount: objectCount), at: position)
+        }
+        return Int(ref)
+    }
+}
