@@ -78,6 +78,16 @@ func check<T: Codable>(_ type: T.Type, from value: Plist, decoder: PlistDecoder)
     do { tree = try encoder.encodeToPlist(decoded) } catch {
         FuzzCheck.fail("\(T.self) does not encode: \(error)", value)
     }
+    // Binary and XML are written from the encoder's flat form: exactly the tree writers' bytes.
+    for format in [PlistFormat.binary, .xml] {
+        encoder.outputFormat = format
+        let direct = Result { try encoder.encodeToBytes(decoded) }
+        let throughTree = Result { try tree.bytes(format: format) }
+        guard case .success(let x) = direct, case .success(let y) = throughTree, x == y else {
+            if case .failure = direct, case .failure = throughTree { continue }
+            FuzzCheck.fail("\(T.self) encodes to other \(format.name) bytes than its tree \(tree)", value)
+        }
+    }
     // Binary holds every value exactly: the same tree after one trip.
     encoder.outputFormat = .binary
     let again = trip(decoded, encoder, decoder, value)

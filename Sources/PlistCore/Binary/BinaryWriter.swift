@@ -64,6 +64,10 @@ private struct TreeObjects {
             return (object, height)
         case .integer(let integer):
             return (table.addInteger(integer), 0)
+        case .real(let real):
+            return (table.addEightBytes(0x23, real.bitPattern), 0)
+        case .date(let date):
+            return (table.addEightBytes(0x33, date.timeIntervalSinceReferenceDate.bitPattern), 0)
         default:
             return (table.addScalar { ScalarEncoding.scalar(value, into: &$0) }, 0)
         }
@@ -97,6 +101,8 @@ struct ObjectTable {
     /// The object numbers in every container, which its walker fills in.
     var references: [Int32] = []
     var scalarIndex: ScalarIndex
+    /// Integers, reals and dates, found by their marker and bits without reading their bytes.
+    var wordIndex: WordIndex
     /// Per integer in `0..<smallIntegerCache.count`: its object, or -1 before it is first added.
     /// Most integers in real files are small, and this finds them without hashing.
     private var smallIntegerCache = [Int32](repeating: -1, count: 4096)
@@ -106,7 +112,8 @@ struct ObjectTable {
         self.maxDepth = maxDepth
         entries.reserveCapacity(expectedObjects)
         references.reserveCapacity(expectedObjects)
-        scalarIndex = ScalarIndex(capacity: expectedObjects)
+        scalarIndex = ScalarIndex(capacity: expectedObjects / 2)
+        wordIndex = WordIndex(capacity: expectedObjects / 2)
     }
 
     /// Adds a container of `count` elements or entries (`slots` references) found inside
@@ -129,12 +136,31 @@ struct ObjectTable {
     /// Adds an integer, as `addScalar` does.
     mutating func addInteger(_ integer: PlistInteger) -> Int {
         guard let small = integer.int, small >= 0, small < smallIntegerCache.count else {
-            return addScalar { ScalarEncoding.integer(integer, into: &$0) }
+            // Integers above Int64.max (written in 16 bytes) apart from the others.
+            let marker: UInt8 = integer.int64 == nil ? 0x14 : 0x10
+            return addWord(marker, integer.uint64 ?? integer.bitPattern) { ScalarEncoding.integer(integer, into: &$0) }
         }
         if smallIntegerCache[small] >= 0 { return Int(smallIntegerCache[small]) }
         let object = addScalar { ScalarEncoding.integer(integer, into: &$0) }
         smallIntegerCache[small] = Int32(truncatingIfNeeded: object)
         return object
+    }
+
+    /// Adds a real (marker 0x23) or date (0x33) from its bits, as `addScalar` does.
+    mutating func addEightBytes(_ marker: UInt8, _ bits: UInt64) -> Int {
+        addWord(marker, bits) { ScalarEncoding.eightBytes(marker, bits, into: &$0) }
+    }
+
+    /// Adds the scalar whose encoding `encode` writes, known to be one-to-one with `marker`
+    /// and `bits`, as `addScalar` does.
+    private mutating func addWord(_ marker: UInt8, _ bits: UInt64, _ encode: (inout [UInt8]) -> Void) -> Int {
+        let (existing, slot) = wordIndex.find(marker, bits)
+        if let existing { return existing }
+        let start = scalarBytes.count
+        encode(&scalarBytes)
+        entries.append(Entry(marker: 0, start: start, count: scalarBytes.count - start))
+        wordIndex.insert(entries.count - 1, marker, bits, at: slot)
+        return entries.count - 1
     }
 
     /// Encodes a scalar at the end of `scalarBytes`, then keeps it as a new object or, when the
@@ -261,6 +287,56 @@ struct ScalarIndex {
             var index = Int(truncatingIfNeeded: stored >> 32) & mask
             while slots[index] != 0 { index = (index + 1) & mask }
             slots[index] = stored
+        }
+    }
+}
+
+/// An open-addressing hash map from a scalar's marker and 8 bytes of bits to its object: the
+/// key is kept in the slot, so a lookup reads one cache line.
+struct WordIndex {
+    // Invariant: slot i is words[2i] (the bits) and words[2i + 1] (0 when empty, else
+    // `marker << 32 | (object + 1)`); at most half the slots are full.
+    private var words: [UInt64]
+    private var count = 0
+
+    init(capacity: Int) {
+        var size = 1024
+        while size < 2 * capacity { size *= 2 }
+        words = [UInt64](repeating: 0, count: 2 * size)
+    }
+
+    private static let seeds = (UInt64.random(in: 1...UInt64.max), UInt64.random(in: 1...UInt64.max))
+
+    /// The object with `marker` and `bits`, or the empty slot where it belongs.
+    func find(_ marker: UInt8, _ bits: UInt64) -> (object: Int?, slot: Int) {
+        let mask = words.count / 2 - 1
+        let product = (bits ^ Self.seeds.0).multipliedFullWidth(by: Self.seeds.1 ^ UInt64(marker))
+        var slot = Int(truncatingIfNeeded: product.high ^ product.low) & mask
+        while words[2 * slot + 1] != 0 {
+            let tag = words[2 * slot + 1]
+            if words[2 * slot] == bits, tag >> 32 == UInt64(marker) {
+                return (Int(truncatingIfNeeded: tag & 0xFFFF_FFFF) - 1, slot)
+            }
+            slot = (slot + 1) & mask
+        }
+        return (nil, slot)
+    }
+
+    mutating func insert(_ object: Int, _ marker: UInt8, _ bits: UInt64, at slot: Int) {
+        words[2 * slot] = bits
+        words[2 * slot + 1] = UInt64(marker) << 32 | UInt64(object + 1)
+        count += 1
+        guard 4 * count > words.count else { return }
+        let old = words
+        words = [UInt64](repeating: 0, count: 2 * old.count)
+        count = 0
+        for index in stride(from: 0, to: old.count, by: 2) where old[index + 1] != 0 {
+            let tag = old[index + 1]
+            let marker = UInt8(truncatingIfNeeded: tag >> 32)
+            let free = find(marker, old[index]).slot
+            words[2 * free] = old[index]
+            words[2 * free + 1] = tag
+            count += 1
         }
     }
 }

@@ -72,8 +72,8 @@ private struct FlatObjects {
             return table.addScalar { ScalarEncoding.string(utf8, into: &$0) }
         case .signed: return table.addInteger(PlistInteger(Int64(bitPattern: value.payload)))
         case .unsigned: return table.addInteger(PlistInteger(value.payload))
-        case .real: return table.addScalar { ScalarEncoding.eightBytes(0x23, value.payload, into: &$0) }
-        case .date: return table.addScalar { ScalarEncoding.eightBytes(0x33, value.payload, into: &$0) }
+        case .real: return table.addEightBytes(0x23, value.payload)
+        case .date: return table.addEightBytes(0x33, value.payload)
         case .bool: return table.addScalar { $0.append(value.payload != 0 ? 0x09 : 0x08) }
         case .data:
             let data = flat.content(of: value)
