@@ -57,12 +57,6 @@ package struct FlatPlist {
 
     package init() {}
 
-    /// An empty value with room for `nodes` nodes and `bytes` bytes of content.
-    package init(reservingNodes nodes: Int, bytes: Int) {
-        self.nodes.reserveCapacity(nodes)
-        self.bytes.reserveCapacity(bytes)
-    }
-
     /// Adds a scalar as the last child of `parent` (-1 for the top value), under the key `key`
     /// when `parent` is a dictionary; returns its node.
     /// - Throws: `.outputTooLarge` for a string or data longer than `maxLength` bytes.

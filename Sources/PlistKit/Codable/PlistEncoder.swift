@@ -95,15 +95,8 @@ public final class PlistEncoder {
         try encodeToFlat(value).plist(at: 0)
     }
 
-    /// The sizes of the last value encoded: the next one starts with room for as much, since an
-    /// encoder usually encodes values of one type.
-    private var lastSize = (nodes: 0, bytes: 0)
-
     private func encodeToFlat<T: Encodable>(_ value: T) throws -> FlatPlist {
-        let empty = FlatPlist(reservingNodes: lastSize.nodes, bytes: lastSize.bytes)
-        let flat = try PlistValueEncoder.encode(value, into: empty, options: options)
-        lastSize = (flat.nodes.count, flat.bytes.count)
-        return flat
+        try PlistValueEncoder.encode(value, options: options)
     }
 
     private var options: PlistValueEncoder.Options {

@@ -9,13 +9,10 @@ import Foundation
 /// What every encoder and container of one `encode` call shares: the `FlatPlist` being built.
 /// Each operation changes `flat` through one access, so it costs one exclusivity check.
 final class EncodingState {
-    var flat: FlatPlist
+    var flat = FlatPlist()
     let options: PlistValueEncoder.Options
 
-    init(options: PlistValueEncoder.Options, flat: FlatPlist) {
-        self.options = options
-        self.flat = flat
-    }
+    init(options: PlistValueEncoder.Options) { self.options = options }
 }
 
 /// The `Encoder` for one value: it writes into its node of the `FlatPlist`, which its parent
@@ -41,9 +38,9 @@ final class PlistValueEncoder: Encoder {
         self.key = key
     }
 
-    /// Encodes `value` as the top value of `flat` (node 0), which must be empty.
-    static func encode<T: Encodable>(_ value: T, into flat: consuming FlatPlist, options: Options) throws -> FlatPlist {
-        let state = EncodingState(options: options, flat: flat)
+    /// Encodes `value` as the top value (node 0) of a new `FlatPlist`.
+    static func encode<T: Encodable>(_ value: T, options: Options) throws -> FlatPlist {
+        let state = EncodingState(options: options)
         let top = state.flat.addContainer(.dictionary, to: -1, key: nil)
         try PlistValueEncoder(state: state, node: top, parent: nil, key: nil).encode(value)
         return state.flat
