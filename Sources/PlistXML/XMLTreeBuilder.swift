@@ -106,13 +106,13 @@ struct XMLTreeBuilder {
             try count(contentBytes: text.count)
             try deliver(.string(String(decoding: text, as: UTF8.self)))
         case .integer:
-            try deliver(.integer(try XMLScalars.integer(text)))
+            try deliver(.integer(try XMLScalars.integer(text.span)))
         case .real:
-            try deliver(.real(try XMLScalars.real(text)))
+            try deliver(.real(try XMLScalars.real(text.span)))
         case .date:
-            try deliver(.date(try XMLScalars.date(text)))
+            try deliver(.date(try XMLScalars.date(text.span)))
         case .data:
-            let data = XMLScalars.base64(text)
+            let data = XMLScalars.base64(text.span)
             try count(contentBytes: data.count)
             try deliver(.data(data))
         case .true, .false:
@@ -177,16 +177,4 @@ struct XMLTreeBuilder {
         for (key, value) in zip(dictionary.keys, dictionary.values) { entries[key] = value }
         return .dictionary(entries)
     }
-}
-
-/// Why the builder refused an event; the reader adds where it happened.
-struct Rejection: Error {
-    var kind: PlistError.Kind
-
-    init(_ kind: PlistError.Kind) { self.kind = kind }
-}
-
-/// XML's white space: space, tab, carriage return, line feed.
-func isXMLWhitespace(_ byte: UInt8) -> Bool {
-    byte == 0x20 || byte == 0x09 || byte == 0x0D || byte == 0x0A
 }

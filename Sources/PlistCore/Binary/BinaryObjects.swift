@@ -50,7 +50,8 @@ package final class BinaryObjects: IndexedPlist {
     package func location(of node: Int) -> String { ", at byte \(offset(of: node))" }
 
     package func kind(of ref: Int) -> IndexedKind {
-        switch bytes[offset(of: ref)] >> 4 {
+        let storage = self.bytes
+        return switch storage.span[offset(of: ref)] >> 4 {
         case 0xA, 0xC: .array
         case 0xD: .dictionary
         default: .scalar
@@ -114,7 +115,8 @@ package final class BinaryObjects: IndexedPlist {
     }
 
     package func bool(_ ref: Int) -> Bool? {
-        switch bytes[offset(of: ref)] {
+        let storage = self.bytes
+        return switch storage.span[offset(of: ref)] {
         case 0x08: false
         case 0x09: true
         default: nil

@@ -4,7 +4,7 @@ extension FlatPlist {
     /// - Throws: `.tooDeep` past `options.maxDepth`, `.outputTooLarge` past `options.maxOutputBytes`.
     package func xmlBytes(options: PlistWriteOptions) throws(PlistError) -> [UInt8] {
         // About what the tags, indentation and base64 add to the content.
-        var text = XMLText(options: options, capacity: bytes.count / 3 * 4 + nodes.count * 48 + 256)
+        var text = XMLOutput(options: options, capacity: bytes.count / 3 * 4 + nodes.count * 48 + 256)
         var entries = FlatEntries()
         try FlatXMLWriter(flat: self, sortsKeys: options.sortsKeys).value(0, depth: 0, into: &text, &entries)
         return text.finish()
@@ -27,7 +27,7 @@ struct FlatEntries {
     }
 }
 
-/// Writes a `FlatPlist` into `XMLText`, as `XMLWriter` writes the same value as a `Plist`.
+/// Writes a `FlatPlist` into `XMLOutput`, as `XMLWriter` writes the same value as a `Plist`.
 private struct FlatXMLWriter {
     let flat: FlatPlist
     /// Per key number: its place among all keys in CoreFoundation's order; `nil` to keep each
@@ -47,7 +47,7 @@ private struct FlatXMLWriter {
         self.ranks = ranks
     }
 
-    func value(_ node: Int32, depth: Int, into text: inout XMLText, _ entries: inout FlatEntries) throws(PlistError) {
+    func value(_ node: Int32, depth: Int, into text: inout XMLOutput, _ entries: inout FlatEntries) throws(PlistError) {
         let value = flat.nodes[Int(node)]
         switch value.kind {
         case .string: try text.string(flat.bytes.span.extracting(flat.range(of: value)), depth: depth)

@@ -18,15 +18,15 @@ import Foundation
 enum XMLWriter {
     static func write(_ value: Plist, options: PlistWriteOptions) throws(PlistError) -> [UInt8] {
         try OutputLimit(options).checkLeastSize(of: value, indentation: 1)
-        var writer = TreeWriter(text: XMLText(options: options, capacity: 4096), sortsKeys: options.sortsKeys)
+        var writer = TreeWriter(text: XMLOutput(options: options, capacity: 4096), sortsKeys: options.sortsKeys)
         try writer.value(value, depth: 0)
         return writer.text.finish()
     }
 }
 
-/// Writes a `Plist` into `XMLText`.
+/// Writes a `Plist` into `XMLOutput`.
 private struct TreeWriter {
-    var text: XMLText
+    var text: XMLOutput
     let sortsKeys: Bool
 
     /// Writes `value` and its closing newline, indented by `depth` tabs (also the number of
@@ -71,7 +71,7 @@ private struct TreeWriter {
 /// is written, so the output passes the limit by at most one value's tags and escapes, and a
 /// value that shares storage everywhere (a tree of 2^40 leaves in a few bytes) stops at the
 /// limit instead of running for days.
-struct XMLText {
+struct XMLOutput {
     private let maxOutputBytes: Int
     private let maxDepth: Int
     private var out: [UInt8] = []

@@ -7,7 +7,11 @@ public import Foundation
 /// Decodes `Decodable` values from property lists in any format this package reads: the faster
 /// drop-in for Foundation's `PropertyListDecoder` (same shape, same results on the same bytes).
 ///
-/// It reads the bytes into a `Plist` with the format's reader, then decodes from the tree.
+/// Binary files are decoded object by object straight from the bytes, and the XML documents that
+/// real writers produce from a table of the document (`XMLScanner`) without building the tree;
+/// other input is read into a `Plist` with the format's reader, then decoded from the tree. When
+/// a value does not fit its type, an XML document is decoded again through the tree, whose
+/// errors say where the value is (so a `Decodable` type's `init(from:)` can run twice then).
 /// Beyond Foundation: key decoding strategies, date decoding strategies for formats without a
 /// date type (OpenStep, JSON), and errors that say where in the input a bad value is.
 ///
@@ -68,9 +72,18 @@ public final class PlistDecoder {
     /// - Throws: `DecodingError`, as `decode(_:from:)`.
     public func decode<T: Decodable>(_ type: T.Type, from data: Data, format: inout PlistFormat) throws -> T {
         let bytes = [UInt8](data)
-        if bytes.starts(with: "bplist".utf8) {
+        let detected = try? Plist.format(of: bytes.span)
+        if detected == .binary {
             format = .binary
             return try decode(type, fromBinary: bytes)
+        }
+        if detected == .xml, let table = XMLScanner.table(of: bytes, options: readOptions) {
+            format = .xml
+            do {
+                return try decode(type, from: table)
+            } catch is DecodingError {
+                // Read again through the tree below, which gives the error with its line and column.
+            }
         }
         let value: Plist
         do {

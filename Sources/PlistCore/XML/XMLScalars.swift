@@ -1,16 +1,14 @@
-import PlistCore
-
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+package import FoundationEssentials
 #else
-import Foundation
+package import Foundation
 #endif
 
-/// The text grammars of XML property-list leaves, as CoreFoundation reads them.
-enum XMLScalars {
+/// The text grammars of XML property-list leaves, as CoreFoundation reads them: shared by the
+/// libxml2 reader (PlistXML) and the XML scanner, so that both give the same values.
+package enum XMLScalars {
     /// `S* [+-]? S* (0x hex | decimal)`, in `Int64.min...UInt64.max` (leading white space only).
-    static func integer(_ text: [UInt8]) throws(Rejection) -> PlistInteger {
-        let invalid = Rejection(.invalidValue(element: "integer", text: String(decoding: text, as: UTF8.self)))
+    package static func integer(_ text: Span<UInt8>) throws(Rejection) -> PlistInteger {
         var index = 0
         skipWhitespace(text, &index)
         var negative = false
@@ -24,11 +22,11 @@ enum XMLScalars {
             radix = 16
             index += 2
         }
-        guard index < text.count else { throw invalid }
+        guard index < text.count else { throw invalidInteger(text) }
         var magnitude: UInt64 = 0
         var overflow = false
         while index < text.count {
-            guard let digit = digitValue(text[index], radix: radix) else { throw invalid }
+            guard let digit = digitValue(text[index], radix: radix) else { throw invalidInteger(text) }
             let (shifted, overflow1) = magnitude.multipliedReportingOverflow(by: radix)
             let (sum, overflow2) = shifted.addingReportingOverflow(digit)
             overflow = overflow || overflow1 || overflow2
@@ -44,8 +42,8 @@ enum XMLScalars {
 
     /// `nan`, `inf`, `infinity` with an optional sign (any case), or `S* [+-]? digits [. digits]
     /// [e [+-] digits]`.
-    static func real(_ text: [UInt8]) throws(Rejection) -> Double {
-        let string = String(decoding: text, as: UTF8.self)
+    package static func real(_ text: Span<UInt8>) throws(Rejection) -> Double {
+        let string = string(text)
         switch string.lowercased() {
         case "nan": return .nan
         case "inf", "+inf", "infinity", "+infinity": return .infinity
@@ -68,7 +66,7 @@ enum XMLScalars {
             if index < text.count, text[index] == UInt8(ascii: "+") || text[index] == UInt8(ascii: "-") { index += 1 }
             valid = skipDigits(text, &index) > 0
         }
-        guard valid, index == text.count, let value = Double(String(decoding: text[start...], as: UTF8.self)) else {
+        guard valid, index == text.count, let value = Double(Self.string(text.extracting(start...))) else {
             throw Rejection(.invalidValue(element: "real", text: string))
         }
         return value
@@ -77,20 +75,20 @@ enum XMLScalars {
     /// Exactly `YYYY-MM-DDTHH:MM:SSZ`, a real calendar date and time (UTC). The second may be
     /// 60, meaning the next minute: CoreFoundation's writer (and ours) writes `23:59:60` for a
     /// date a hair before a whole minute, where the seconds round up to 60.
-    static func date(_ text: [UInt8]) throws(Rejection) -> Date {
-        let invalid = Rejection(.invalidValue(element: "date", text: String(decoding: text, as: UTF8.self)))
-        let shape = Array("dddd-dd-ddTdd:dd:ddZ".utf8)
-        guard text.count == shape.count else { throw invalid }
-        for (byte, expected) in zip(text, shape) {
+    package static func date(_ text: Span<UInt8>) throws(Rejection) -> Date {
+        let shape = "dddd-dd-ddTdd:dd:ddZ".utf8
+        guard text.count == shape.count else { throw Rejection(.invalidValue(element: "date", text: string(text))) }
+        for (index, expected) in shape.enumerated() {
+            let byte = text[index]
             let matches = expected == UInt8(ascii: "d") ? (0x30...0x39).contains(byte) : byte == expected
-            guard matches else { throw invalid }
+            guard matches else { throw Rejection(.invalidValue(element: "date", text: string(text))) }
         }
-        func number(_ range: Range<Int>) -> Int64 { text[range].reduce(0) { $0 * 10 + Int64($1 - 0x30) } }
+        func number(_ range: Range<Int>) -> Int64 { range.reduce(0) { $0 * 10 + Int64(text[$1] - 0x30) } }
         let (year, month, day) = (number(0..<4), number(5..<7), number(8..<10))
         let (hour, minute, second) = (number(11..<13), number(14..<16), number(17..<19))
         guard (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day), hour < 24, minute < 60,
             second <= 60
-        else { throw invalid }
+        else { throw Rejection(.invalidValue(element: "date", text: string(text))) }
         let seconds = days(year: year, month: month, day: day) * 86_400 + hour * 3600 + minute * 60 + second
         return Date(timeIntervalSinceReferenceDate: Double(seconds) - 978_307_200)
     }
@@ -98,12 +96,13 @@ enum XMLScalars {
     /// Base64 read leniently, as CoreFoundation does: characters outside the alphabet are
     /// skipped, decoding stops at the first `=`, and a final incomplete group gives the whole
     /// bytes it holds.
-    static func base64(_ text: [UInt8]) -> Data {
+    package static func base64(_ text: Span<UInt8>) -> Data {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(text.count / 4 * 3)
         var accumulator: UInt32 = 0
         var bits = 0
-        for character in text {
+        for index in 0..<text.count {
+            let character = text[index]
             let value: UInt32
             switch character {
             case UInt8(ascii: "A")...UInt8(ascii: "Z"): value = UInt32(character - UInt8(ascii: "A"))
@@ -124,11 +123,23 @@ enum XMLScalars {
         return Data(bytes)
     }
 
-    private static func skipWhitespace(_ text: [UInt8], _ index: inout Int) {
+    private static func invalidInteger(_ text: Span<UInt8>) -> Rejection {
+        Rejection(.invalidValue(element: "integer", text: string(text)))
+    }
+
+    /// The text, for messages (invalid UTF-8 repaired).
+    static func string(_ text: Span<UInt8>) -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.count)
+        for index in 0..<text.count { bytes.append(text[index]) }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    private static func skipWhitespace(_ text: Span<UInt8>, _ index: inout Int) {
         while index < text.count, isXMLWhitespace(text[index]) { index += 1 }
     }
 
-    private static func skipDigits(_ text: [UInt8], _ index: inout Int) -> Int {
+    private static func skipDigits(_ text: Span<UInt8>, _ index: inout Int) -> Int {
         let start = index
         while index < text.count, (0x30...0x39).contains(text[index]) { index += 1 }
         return index - start
@@ -160,4 +171,16 @@ enum XMLScalars {
         let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
         return era * 146_097 + dayOfEra - 719_468
     }
+}
+
+/// Why a reader refused its input; the reader adds where it happened.
+package struct Rejection: Error {
+    package var kind: PlistError.Kind
+
+    package init(_ kind: PlistError.Kind) { self.kind = kind }
+}
+
+/// XML's white space: space, tab, carriage return, line feed.
+package func isXMLWhitespace(_ byte: UInt8) -> Bool {
+    byte == 0x20 || byte == 0x09 || byte == 0x0D || byte == 0x0A
 }

@@ -1,0 +1,573 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Indexes XML property lists into an `XMLTable` without libxml2, for the documents real
+/// writers produce; it declines everything else, and the libxml2 reader reads those (and gives
+/// every error message).
+///
+/// It accepts exactly: UTF-8 without a byte-order mark (white space before the first `<` is
+/// skipped, as the reader skips it); an optional declaration `<?xml version="1.0"` with
+/// optional `encoding="UTF-8"` (any case) and `standalone`; comments; a `<!DOCTYPE plist>`
+/// with an optional `PUBLIC` or `SYSTEM` identifier and no internal subset; a `<plist>` element
+/// with at most a `version` attribute (or a value element as the root); the elements `dict`,
+/// `array`, `key`, `string`, `integer`, `real`, `date`, `data`, `true`, `false` without
+/// attributes, placed as the property-list grammar requires, in start-and-end or empty form;
+/// white space and comments between elements; text with the five predefined entities,
+/// numeric character references and any character XML allows. Leaf values must read as the
+/// libxml2 reader reads them (`XMLScalars`), dictionaries must not repeat a key, and the
+/// document must stay within `maxDepth`, `maxObjects` and `maxContentBytes`.
+///
+/// It declines (returns `nil`) anything else: CDATA sections, processing instructions, an
+/// internal DTD subset, other encodings, UTF-16 and byte-order marks, unknown entities,
+/// unexpected attributes or elements, comments inside leaf elements, malformed markup,
+/// invalid UTF-8 or characters XML forbids, a `CF$UID` dictionary (a UID), limits exceeded.
+/// Nothing it accepts is refused by the libxml2 reader, and it gives the values that reader
+/// gives. It keeps its own stack of open elements, so deep nesting cannot overflow the call stack.
+package enum XMLScanner {
+    /// The table of `document`, or `nil` when the document is not one this scanner reads.
+    package static func table(of document: [UInt8], options: PlistReadOptions) -> XMLTable? {
+        let bytes = document.span
+        guard bytes.count <= Int(Int32.max) else { return nil }
+        var scan = XMLScan(options: options)
+        // Room for a node per 16 bytes: more than documents hold (pages never touched cost nothing).
+        scan.nodes.reserveCapacity(bytes.count / 16)
+        scan.children.reserveCapacity(bytes.count / 16)
+        do throws(XMLScan.Decline) {
+            try scan.document(bytes)
+        } catch {
+            return nil
+        }
+        return XMLTable(document: document, nodes: scan.nodes, children: scan.children, maxDepth: options.maxDepth)
+    }
+}
+
+/// The scanner's state while it reads one document.
+private struct XMLScan {
+    /// The document is not one the scanner reads.
+    struct Decline: Error {}
+
+    enum Element {
+        case plist
+        case value(XMLTable.Kind)
+    }
+
+    /// An open `dict` or `array`.
+    struct Frame {
+        var node: Int
+        var isDictionary: Bool
+        /// Where this container's children start in `pending`.
+        var firstPending: Int
+        /// In a dictionary: a key was read, its value comes next.
+        var expectsValue = false
+        /// The previous key, to see whether the keys are in ascending order.
+        var previousKey: XMLTable.Node? = nil
+        var isSorted = true
+        /// A key is escaped or not ASCII: bytes do not show whether two keys are equal.
+        var needsKeyCheck = false
+    }
+
+    let options: PlistReadOptions
+    var nodes: [XMLTable.Node] = []
+    var children: [Int32] = []
+    /// The children of the open containers, innermost last.
+    var pending: [Int32] = []
+    var open: [Frame] = []
+    var position = 0
+    var objectCount = 0
+    var contentBytes = 0
+
+    init(options: PlistReadOptions) { self.options = options }
+
+    // MARK: Document
+
+    mutating func document(_ bytes: Span<UInt8>) throws(Decline) {
+        skipWhitespace(bytes)
+        if starts(bytes, "<?xml") { try declaration(bytes) }
+        var sawDoctype = false
+        while true {
+            skipWhitespace(bytes)
+            if starts(bytes, "<!--") {
+                try comment(bytes)
+            } else if !sawDoctype, starts(bytes, "<!DOCTYPE") {
+                try doctype(bytes)
+                sawDoctype = true
+            } else {
+                break
+            }
+        }
+        try expect(bytes, "<")
+        switch try elementName(bytes) {
+        case .plist:
+            try plistAttributes(bytes)
+            try misc(bytes)
+            try expect(bytes, "<")
+            guard case .value(let kind) = try elementName(bytes) else { throw Decline() }
+            try values(bytes, kind)
+            try misc(bytes)
+            try expect(bytes, "</")
+            guard case .plist = try elementName(bytes) else { throw Decline() }
+            skipWhitespace(bytes)
+            try expect(bytes, ">")
+        case .value(let kind):
+            try values(bytes, kind)
+        }
+        try misc(bytes)
+        guard position == bytes.count, !nodes.isEmpty else { throw Decline() }
+    }
+
+    /// `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>`, the last two optional.
+    mutating func declaration(_ bytes: Span<UInt8>) throws(Decline) {
+        position += 5
+        var attributes = 0
+        while true {
+            let hadWhitespace = skipWhitespace(bytes)
+            if starts(bytes, "?>") { break }
+            guard hadWhitespace else { throw Decline() }
+            let value: String
+            switch attributes {
+            case 0:
+                try expect(bytes, "version")
+                value = try attributeValue(bytes)
+                guard value == "1.0" else { throw Decline() }
+                attributes = 1
+            case 1 where starts(bytes, "encoding"):
+                position += 8
+                value = try attributeValue(bytes)
+                guard value.lowercased() == "utf-8" else { throw Decline() }
+                attributes = 2
+            case 1, 2:
+                try expect(bytes, "standalone")
+                value = try attributeValue(bytes)
+                guard value == "yes" || value == "no" else { throw Decline() }
+                attributes = 3
+            default:
+                throw Decline()
+            }
+        }
+        guard attributes > 0 else { throw Decline() }
+        position += 2
+    }
+
+    /// `= "value"` (or single quotes) after an attribute name: letters, digits, `.`, `-`, `_`.
+    mutating func attributeValue(_ bytes: Span<UInt8>) throws(Decline) -> String {
+        skipWhitespace(bytes)
+        try expect(bytes, "=")
+        skipWhitespace(bytes)
+        guard position < bytes.count, bytes[position] == 0x22 || bytes[position] == 0x27 else { throw Decline() }
+        let quote = bytes[position]
+        position += 1
+        var value = ""
+        while position < bytes.count, bytes[position] != quote {
+            let byte = bytes[position]
+            switch byte {
+            case 0x30...0x39, 0x41...0x5A, 0x61...0x7A, 0x2E, 0x2D, 0x5F: value.append(Character(Unicode.Scalar(byte)))
+            default: throw Decline()
+            }
+            position += 1
+        }
+        try expect(bytes, quote == 0x22 ? "\"" : "'")
+        return value
+    }
+
+    /// `<!DOCTYPE plist>`, with an optional `PUBLIC "id" "uri"` or `SYSTEM "uri"`.
+    mutating func doctype(_ bytes: Span<UInt8>) throws(Decline) {
+        position += 9
+        guard skipWhitespace(bytes) else { throw Decline() }
+        try expect(bytes, "plist")
+        var hadWhitespace = skipWhitespace(bytes)
+        if hadWhitespace, starts(bytes, "PUBLIC") {
+            position += 6
+            guard skipWhitespace(bytes) else { throw Decline() }
+            try literal(bytes, allowing: Self.isPublicIdentifierCharacter)
+            guard skipWhitespace(bytes) else { throw Decline() }
+            try literal(bytes) { (0x20...0x7E).contains($0) }
+            hadWhitespace = skipWhitespace(bytes)
+        } else if hadWhitespace, starts(bytes, "SYSTEM") {
+            position += 6
+            guard skipWhitespace(bytes) else { throw Decline() }
+            try literal(bytes) { (0x20...0x7E).contains($0) }
+            skipWhitespace(bytes)
+        }
+        try expect(bytes, ">")
+    }
+
+    mutating func literal(_ bytes: Span<UInt8>, allowing allowed: (UInt8) -> Bool) throws(Decline) {
+        guard position < bytes.count, bytes[position] == 0x22 || bytes[position] == 0x27 else { throw Decline() }
+        let quote = bytes[position]
+        position += 1
+        while position < bytes.count, bytes[position] != quote {
+            guard allowed(bytes[position]) else { throw Decline() }
+            position += 1
+        }
+        guard position < bytes.count else { throw Decline() }
+        position += 1
+    }
+
+    static func isPublicIdentifierCharacter(_ byte: UInt8) -> Bool {
+        switch byte {
+        case 0x20, 0x0D, 0x0A, 0x30...0x39, 0x41...0x5A, 0x61...0x7A: true
+        default: Array("-'()+,./:=?;!*#@$_%".utf8).contains(byte)
+        }
+    }
+
+    /// The attributes of `<plist`: at most `version`, then `>`.
+    mutating func plistAttributes(_ bytes: Span<UInt8>) throws(Decline) {
+        var sawVersion = false
+        while true {
+            let hadWhitespace = skipWhitespace(bytes)
+            if starts(bytes, ">") { break }
+            guard hadWhitespace, !sawVersion, starts(bytes, "version") else { throw Decline() }
+            position += 7
+            _ = try attributeValue(bytes)
+            sawVersion = true
+        }
+        position += 1
+    }
+
+    /// White space and comments.
+    mutating func misc(_ bytes: Span<UInt8>) throws(Decline) {
+        while true {
+            skipWhitespace(bytes)
+            guard position + 1 < bytes.count, bytes[position] == 0x3C, bytes[position + 1] == 0x21,
+                starts(bytes, "<!--")
+            else { return }
+            try comment(bytes)
+        }
+    }
+
+    /// `<!-- ... -->`, without `--` inside.
+    mutating func comment(_ bytes: Span<UInt8>) throws(Decline) {
+        var index = position + 4
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == 0x2D, index + 1 < bytes.count, bytes[index + 1] == 0x2D {
+                guard index + 2 < bytes.count, bytes[index + 2] == 0x3E else { throw Decline() }
+                position = index + 3
+                return
+            }
+            index = try nextCharacter(bytes, at: index)
+        }
+        throw Decline()
+    }
+
+    // MARK: Values
+
+    /// The value whose start tag's name was just read, and everything inside it.
+    mutating func values(_ bytes: Span<UInt8>, _ first: XMLTable.Kind) throws(Decline) {
+        var kind = first
+        while true {
+            try begin(bytes, kind)
+            // The next start tag inside the open containers, closing those that end first.
+            while true {
+                guard !open.isEmpty else { return }
+                try misc(bytes)
+                guard position + 1 < bytes.count, bytes[position] == 0x3C else { throw Decline() }
+                if bytes[position + 1] == 0x2F {
+                    try close(bytes)
+                    continue
+                }
+                position += 1
+                guard case .value(let next) = try elementName(bytes) else { throw Decline() }
+                kind = next
+                break
+            }
+        }
+    }
+
+    /// An element of `kind` whose name was just read: a leaf is read to its end tag, a
+    /// container opened (or, when empty, finished).
+    mutating func begin(_ bytes: Span<UInt8>, _ kind: XMLTable.Kind) throws(Decline) {
+        try place(kind)
+        let node = nodes.count
+        if !open.isEmpty { pending.append(Int32(node)) }
+        let isEmpty = try startTagEnd(bytes)
+        switch kind {
+        case .dictionary, .array:
+            try count(values: 1)
+            guard open.count < options.maxDepth else { throw Decline() }
+            nodes.append(XMLTable.Node(kind: kind, flags: 0, start: 0, end: 0))
+            open.append(Frame(node: node, isDictionary: kind == .dictionary, firstPending: pending.count))
+            if isEmpty { try finish(bytes) }
+        default:
+            let start = position
+            var flags: UInt8 = 0
+            if !isEmpty {
+                flags = try text(bytes)
+                let end = position
+                try endTag(bytes, kind)
+                try leaf(bytes, kind, start..<end, flags)
+            } else {
+                try leaf(bytes, kind, start..<start, flags)
+            }
+        }
+    }
+
+    /// Checks that a `kind` element may come here, and notes it in its dictionary.
+    mutating func place(_ kind: XMLTable.Kind) throws(Decline) {
+        guard let frame = open.last else {
+            guard kind != .key, nodes.isEmpty else { throw Decline() }
+            return
+        }
+        if frame.isDictionary {
+            guard (kind == .key) != frame.expectsValue else { throw Decline() }
+            open[open.count - 1].expectsValue.toggle()
+        } else {
+            guard kind != .key else { throw Decline() }
+        }
+    }
+
+    /// A leaf with its raw text at `range`.
+    mutating func leaf(_ bytes: Span<UInt8>, _ kind: XMLTable.Kind, _ range: Range<Int>, _ flags: UInt8)
+        throws(Decline)
+    {
+        var node = XMLTable.Node(
+            kind: kind, flags: flags, start: UInt32(range.lowerBound), end: UInt64(range.upperBound))
+        let raw = bytes.extracting(range)
+        switch kind {
+        case .key:
+            // Longer keys are left to the libxml2 reader: the table keeps 16 bits of length.
+            guard range.count <= Int(UInt16.max) else { throw Decline() }
+            try count(content: range.count)
+            node.keyLength = UInt16(range.count)
+            node.end = XMLTable.Node.prefix(raw)
+            noteKey(bytes, node, flags)
+        case .string, .data:
+            try count(values: 1)
+            try count(content: range.count)
+        case .integer, .real, .date:
+            try count(values: 1)
+            do throws(Rejection) {
+                if flags & XMLTable.Node.escaped != 0 {
+                    try parse(&node, XMLText.unescaped(raw).span)
+                } else {
+                    try parse(&node, raw)
+                }
+            } catch {
+                throw Decline()
+            }
+        case .true, .false:
+            try count(values: 1)
+            guard flags & XMLTable.Node.escaped == 0 else { throw Decline() }
+            for index in 0..<raw.count where !isXMLWhitespace(raw[index]) { throw Decline() }
+        case .dictionary, .array:
+            preconditionFailure("containers are not leaves")
+        }
+        nodes.append(node)
+    }
+
+    func parse(_ node: inout XMLTable.Node, _ text: Span<UInt8>) throws(Rejection) {
+        switch node.kind {
+        case .integer:
+            let integer = try XMLScalars.integer(text)
+            node.end = integer.bitPattern
+            if integer.isNegativeValue { node.flags |= XMLTable.Node.negative }
+        case .real:
+            node.end = try XMLScalars.real(text).bitPattern
+        default:
+            node.end = try XMLScalars.date(text).timeIntervalSinceReferenceDate.bitPattern
+        }
+    }
+
+    /// Notes a dictionary key for the check of the dictionary's keys when it ends.
+    mutating func noteKey(_ bytes: Span<UInt8>, _ key: XMLTable.Node, _ flags: UInt8) {
+        let index = open.count - 1
+        if flags != 0 {
+            open[index].needsKeyCheck = true
+        } else if open[index].isSorted, let previous = open[index].previousKey {
+            open[index].isSorted = Self.precedes(bytes, previous, key)
+        }
+        open[index].previousKey = key
+    }
+
+    /// Whether key `first` comes before key `second` in byte order.
+    static func precedes(_ bytes: Span<UInt8>, _ first: XMLTable.Node, _ second: XMLTable.Node) -> Bool {
+        if first.end != second.end { return first.end < second.end }
+        let (first, second) = (first.text, second.text)
+        for offset in 8..<max(8, min(first.count, second.count))
+        where bytes[first.lowerBound + offset] != bytes[second.lowerBound + offset] {
+            return bytes[first.lowerBound + offset] < bytes[second.lowerBound + offset]
+        }
+        return first.count < second.count
+    }
+
+    /// `</name>` of the innermost open container.
+    mutating func close(_ bytes: Span<UInt8>) throws(Decline) {
+        position += 2
+        guard case .value(let kind) = try elementName(bytes), let frame = open.last,
+            kind == (frame.isDictionary ? .dictionary : .array)
+        else { throw Decline() }
+        skipWhitespace(bytes)
+        try expect(bytes, 0x3E)
+        try finish(bytes)
+    }
+
+    /// Ends the innermost open container: its children move from `pending` to `children`.
+    mutating func finish(_ bytes: Span<UInt8>) throws(Decline) {
+        let frame = open.removeLast()
+        guard !frame.expectsValue else { throw Decline() }
+        let count = pending.count - frame.firstPending
+        nodes[frame.node].start = UInt32(children.count)
+        nodes[frame.node].end = UInt64(frame.isDictionary ? count / 2 : count)
+        children.append(contentsOf: pending[frame.firstPending...])
+        pending.removeSubrange(frame.firstPending...)
+        guard frame.isDictionary else { return }
+        let keys = (0..<count / 2).map { Int(children[Int(nodes[frame.node].start) + 2 * $0]) }
+        if frame.isSorted, !frame.needsKeyCheck {
+            nodes[frame.node].flags = XMLTable.Node.sortedKeys
+        } else {
+            // A repeated key (equal as strings) keeps its first place and last value in the
+            // libxml2 reader's dictionary: such documents are left to it.
+            var seen = Set<String>()
+            for key in keys where !seen.insert(keyText(bytes, key)).inserted { throw Decline() }
+        }
+        // A lone `CF$UID` key makes a UID: left to the libxml2 reader.
+        if keys.count == 1, keyText(bytes, keys[0]) == "CF$UID" { throw Decline() }
+    }
+
+    func keyText(_ bytes: Span<UInt8>, _ node: Int) -> String {
+        let entry = nodes[node]
+        let raw = bytes.extracting(entry.text)
+        guard entry.flags & XMLTable.Node.escaped != 0 else { return XMLScalars.string(raw) }
+        return String(decoding: XMLText.unescaped(raw), as: UTF8.self)
+    }
+
+    // MARK: Markup
+
+    /// The name of the element whose `<` was just read.
+    mutating func elementName(_ bytes: Span<UInt8>) throws(Decline) -> Element {
+        // The name's bytes, big-endian in one integer: every name here is 3 to 7 lowercase letters.
+        var packed: UInt64 = 0
+        var length = 0
+        while position < bytes.count, bytes[position] &- 0x61 < 26 {
+            packed = packed << 8 | UInt64(bytes[position])
+            position += 1
+            length += 1
+        }
+        guard length <= 7 else { throw Decline() }
+        switch packed {
+        case 0x6B_6579: return .value(.key)
+        case 0x6469_6374: return .value(.dictionary)
+        case 0x7265_616C: return .value(.real)
+        case 0x6461_7465: return .value(.date)
+        case 0x6461_7461: return .value(.data)
+        case 0x7472_7565: return .value(.true)
+        case 0x61_7272_6179: return .value(.array)
+        case 0x66_616C_7365: return .value(.false)
+        case 0x70_6C69_7374: return .plist
+        case 0x7374_7269_6E67: return .value(.string)
+        case 0x69_6E74_6567_6572: return .value(.integer)
+        default: throw Decline()
+        }
+    }
+
+    /// The end of a start tag without attributes: `>` (false) or `/>` (true, an empty element).
+    mutating func startTagEnd(_ bytes: Span<UInt8>) throws(Decline) -> Bool {
+        skipWhitespace(bytes)
+        guard position < bytes.count else { throw Decline() }
+        if bytes[position] == 0x3E {
+            position += 1
+            return false
+        }
+        try expect(bytes, 0x2F)
+        try expect(bytes, 0x3E)
+        return true
+    }
+
+    /// `</name>` of a leaf of `kind`, at `position`.
+    mutating func endTag(_ bytes: Span<UInt8>, _ kind: XMLTable.Kind) throws(Decline) {
+        try expect(bytes, 0x3C)
+        try expect(bytes, 0x2F)
+        guard case .value(let name) = try elementName(bytes), name == kind else { throw Decline() }
+        skipWhitespace(bytes)
+        try expect(bytes, 0x3E)
+    }
+
+    /// The text of a leaf up to the next `<`: checks the characters and references, and says
+    /// whether the text must be unescaped (references, carriage returns) and holds non-ASCII.
+    mutating func text(_ bytes: Span<UInt8>) throws(Decline) -> UInt8 {
+        var flags: UInt8 = 0
+        var index = position
+        while index < bytes.count {
+            let byte = bytes[index]
+            // Letters and most punctuation (above `<`, not `]`, not beyond ASCII), then digits,
+            // space and the rest below `<` but `&`: everything else is rare.
+            if byte &- 0x3D < 0x43, byte != 0x5D {
+                index += 1
+                continue
+            }
+            if byte &- 0x20 < 0x1C, byte != 0x26 {
+                index += 1
+                continue
+            }
+            if byte == 0x3C { break }
+            if byte == 0x26 {
+                guard let (_, end) = XMLText.reference(bytes, at: index) else { throw Decline() }
+                flags |= XMLTable.Node.escaped
+                index = end
+            } else if byte == 0x5D {
+                // `]]>` may not appear in text.
+                if index + 2 < bytes.count, bytes[index + 1] == 0x5D, bytes[index + 2] == 0x3E { throw Decline() }
+                index += 1
+            } else if byte == 0x09 || byte == 0x0A {
+                index += 1
+            } else if byte == 0x0D {
+                flags |= XMLTable.Node.escaped
+                index += 1
+            } else if byte < 0x20 {
+                throw Decline()
+            } else {
+                guard let end = XMLText.endOfUTF8Character(bytes, at: index) else { throw Decline() }
+                flags |= XMLTable.Node.nonASCII
+                index = end
+            }
+        }
+        guard index < bytes.count else { throw Decline() }
+        position = index
+        return flags
+    }
+
+    /// The index after the character at `index`, if XML allows it.
+    func nextCharacter(_ bytes: Span<UInt8>, at index: Int) throws(Decline) -> Int {
+        let byte = bytes[index]
+        if byte >= 0x20 && byte < 0x80 || byte == 0x09 || byte == 0x0A || byte == 0x0D { return index + 1 }
+        guard byte >= 0x80, let end = XMLText.endOfUTF8Character(bytes, at: index) else { throw Decline() }
+        return end
+    }
+
+    @discardableResult
+    mutating func skipWhitespace(_ bytes: Span<UInt8>) -> Bool {
+        let start = position
+        while position < bytes.count, isXMLWhitespace(bytes[position]) { position += 1 }
+        return position > start
+    }
+
+    func starts(_ bytes: Span<UInt8>, _ text: String) -> Bool {
+        guard position + text.utf8.count <= bytes.count else { return false }
+        for (offset, byte) in text.utf8.enumerated() where bytes[position + offset] != byte { return false }
+        return true
+    }
+
+    mutating func expect(_ bytes: Span<UInt8>, _ text: String) throws(Decline) {
+        guard starts(bytes, text) else { throw Decline() }
+        position += text.utf8.count
+    }
+
+    mutating func expect(_ bytes: Span<UInt8>, _ byte: UInt8) throws(Decline) {
+        guard position < bytes.count, bytes[position] == byte else { throw Decline() }
+        position += 1
+    }
+
+    mutating func count(values: Int) throws(Decline) {
+        objectCount += values
+        guard objectCount <= options.maxObjects else { throw Decline() }
+    }
+
+    /// Counts raw text: at least what the reader counts (references and base64 shrink it).
+    mutating func count(content: Int) throws(Decline) {
+        contentBytes += content
+        guard contentBytes <= options.maxContentBytes else { throw Decline() }
+    }
+}

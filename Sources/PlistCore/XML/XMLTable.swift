@@ -1,0 +1,277 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// An XML property list indexed by `XMLScanner` into a flat table of its values, which
+/// PlistKit's Codable decoder reads in place (as it reads a binary file's objects), and from
+/// which `plist()` builds the tree.
+///
+/// Node 0... are the values in document order, each dictionary key a node of its own. Text is
+/// kept as a byte range of the document and unescaped only when it holds a reference or a
+/// carriage return; integers, reals and dates were parsed (and checked) by the scanner.
+package final class XMLTable: IndexedPlist {
+    /// What a node is.
+    enum Kind: UInt8 {
+        case dictionary, array, key, string, integer, real, date, data, `true`, `false`
+    }
+
+    /// One value. Invariant (set by the scanner): for `string` and `data`, `start..<end` is the
+    /// raw text in the document; for `key`, `start..<start + keyLength`, and `end` holds its
+    /// first 8 bytes big-endian (zeros after a shorter key), which orders keys as their bytes
+    /// do (XML text holds no NUL); for `dictionary` and `array`, `start` is where the children
+    /// are in `children` and `end` how many entries or elements there are; for `integer`, `end`
+    /// is the bit pattern (`negative` in the flags), for `real` and `date` the bits of the `Double`.
+    struct Node {
+        var kind: Kind
+        var flags: UInt8
+        var keyLength: UInt16 = 0
+        var start: UInt32
+        var end: UInt64
+
+        /// Where the raw text of a `key`, `string` or `data` node is.
+        var text: Range<Int> {
+            kind == .key ? Int(start)..<Int(start) + Int(keyLength) : Int(start)..<Int(end)
+        }
+
+        /// The first 8 bytes of `text`, big-endian, zeros after a shorter text.
+        static func prefix(_ text: Span<UInt8>) -> UInt64 {
+            var prefix: UInt64 = 0
+            for index in 0..<8 { prefix = prefix << 8 | UInt64(index < text.count ? text[index] : 0) }
+            return prefix
+        }
+
+        /// The text holds `&` or a carriage return: unescape it before use.
+        static let escaped: UInt8 = 1
+        /// The text holds bytes outside ASCII.
+        static let nonASCII: UInt8 = 2
+        /// A dictionary whose keys are unescaped ASCII in strictly ascending byte order.
+        static let sortedKeys: UInt8 = 4
+        /// An integer below zero.
+        static let negative: UInt8 = 8
+    }
+
+    private let document: [UInt8]
+    private let nodes: [Node]
+    /// The children of every container: a dictionary's key and value nodes alternate.
+    private let children: [Int32]
+    private let maxDepth: Int
+
+    init(document: [UInt8], nodes: [Node], children: [Int32], maxDepth: Int) {
+        self.document = document
+        self.nodes = nodes
+        self.children = children
+        self.maxDepth = maxDepth
+    }
+
+    package var top: Int { 0 }
+
+    package func location(of node: Int) -> String { "" }
+
+    package func kind(of node: Int) -> IndexedKind {
+        switch nodes[node].kind {
+        case .dictionary: .dictionary
+        case .array: .array
+        default: .scalar
+        }
+    }
+
+    package func scalar(_ node: Int) throws(PlistError) -> Plist? { scalarValue(node) }
+
+    private func scalarValue(_ node: Int) -> Plist? {
+        let entry = nodes[node]
+        switch entry.kind {
+        case .dictionary, .array: return nil
+        case .key, .string: return .string(text(entry))
+        case .integer: return .integer(integer(entry))
+        case .real: return .real(Double(bitPattern: entry.end))
+        case .date: return .date(Date(timeIntervalSinceReferenceDate: Double(bitPattern: entry.end)))
+        case .data: return .data(data(entry))
+        case .true: return .bool(true)
+        case .false: return .bool(false)
+        }
+    }
+
+    package func integer(_ node: Int) -> PlistInteger? {
+        let entry = nodes[node]
+        return entry.kind == .integer ? integer(entry) : nil
+    }
+
+    package func real(_ node: Int) -> Double? {
+        let entry = nodes[node]
+        return entry.kind == .real ? Double(bitPattern: entry.end) : nil
+    }
+
+    package func string(_ node: Int) -> String? {
+        let entry = nodes[node]
+        return entry.kind == .string ? text(entry) : nil
+    }
+
+    package func bool(_ node: Int) -> Bool? {
+        switch nodes[node].kind {
+        case .true: true
+        case .false: false
+        default: nil
+        }
+    }
+
+    package func date(_ node: Int) -> Double? {
+        let entry = nodes[node]
+        return entry.kind == .date ? Double(bitPattern: entry.end) : nil
+    }
+
+    package func isNull(_ node: Int) -> Bool {
+        let entry = nodes[node]
+        guard entry.kind == .string else { return false }
+        guard entry.flags & Node.escaped == 0 else { return text(entry) == "$null" }
+        let storage = document
+        let bytes = storage.span
+        let start = Int(entry.start)
+        return entry.text.count == 5 && bytes[start] == 0x24 && bytes[start + 1] == 0x6E
+            && bytes[start + 2] == 0x75 && bytes[start + 3] == 0x6C && bytes[start + 4] == 0x6C
+    }
+
+    package func dictionary(_ node: Int, depth: Int) throws(PlistError) -> IndexedDictionary {
+        guard depth < maxDepth else { throw PlistError(.tooDeep(limit: maxDepth), at: 0) }
+        let entry = nodes[node]
+        return .entries(IndexedEntries(node: node, count: Int(entry.end), base: Int(entry.start)))
+    }
+
+    package func array(_ node: Int, depth: Int) throws(PlistError) -> IndexedElements {
+        guard depth < maxDepth else { throw PlistError(.tooDeep(limit: maxDepth), at: 0) }
+        let entry = nodes[node]
+        return IndexedElements(count: Int(entry.end), base: Int(entry.start))
+    }
+
+    package func element(_ index: Int, of elements: IndexedElements) -> Int {
+        Int(children[elements.base + index])
+    }
+
+    package func key(_ index: Int, of entries: IndexedEntries) -> String {
+        text(nodes[Int(children[entries.base + 2 * index])])
+    }
+
+    package func value(_ index: Int, of entries: IndexedEntries) -> Int {
+        Int(children[entries.base + 2 * index + 1])
+    }
+
+    package func entry(forKey key: String, in entries: IndexedEntries, hint: Int) -> (index: Int, value: Int)? {
+        guard let index = index(ofKey: key, in: entries, hint: hint) else { return nil }
+        return (index, value(index, of: entries))
+    }
+
+    private func index(ofKey key: String, in entries: IndexedEntries, hint: Int) -> Int? {
+        var text = key.utf8Span
+        let isASCII = text.isKnownASCII || text.checkForASCII()
+        let wanted = text.span
+        let prefix = Node.prefix(wanted)
+        let storage = document
+        let bytes = storage.span
+        if hint < entries.count, matches(bytes, keyAt: entries.base + 2 * hint, wanted, prefix, key, isASCII) {
+            return hint
+        }
+        if isASCII, nodes[entries.node].flags & Node.sortedKeys != 0 {
+            // Keys in ascending byte order (as CoreFoundation writes them): binary search.
+            var low = 0
+            var high = entries.count
+            while low < high {
+                let middle = (low + high) / 2
+                let order = compare(bytes, nodes[Int(children[entries.base + 2 * middle])], wanted, prefix)
+                if order == 0 { return middle }
+                if order < 0 { low = middle + 1 } else { high = middle }
+            }
+            return nil
+        }
+        for index in 0..<entries.count where index != hint {
+            if matches(bytes, keyAt: entries.base + 2 * index, wanted, prefix, key, isASCII) { return index }
+        }
+        return nil
+    }
+
+    /// Whether the key node at `children[child]` is `key`: compared as bytes when both are
+    /// ASCII and the key is unescaped, else as strings (which compare canonically).
+    private func matches(
+        _ bytes: Span<UInt8>, keyAt child: Int, _ wanted: Span<UInt8>, _ prefix: UInt64, _ key: String,
+        _ isASCII: Bool
+    ) -> Bool {
+        let entry = nodes[Int(children[child])]
+        guard isASCII, entry.flags & (Node.escaped | Node.nonASCII) == 0 else { return text(entry) == key }
+        return compare(bytes, entry, wanted, prefix) == 0
+    }
+
+    /// The byte order of an unescaped key and `wanted` (whose prefix is `prefix`): negative,
+    /// zero or positive. The prefixes decide unless they are equal.
+    private func compare(_ bytes: Span<UInt8>, _ entry: Node, _ wanted: Span<UInt8>, _ prefix: UInt64) -> Int {
+        if entry.end != prefix { return entry.end < prefix ? -1 : 1 }
+        let count = Int(entry.keyLength)
+        if count <= 8 || wanted.count <= 8 { return count - wanted.count }
+        let start = Int(entry.start)
+        for index in 8..<min(count, wanted.count) where bytes[start + index] != wanted[index] {
+            return Int(bytes[start + index]) - Int(wanted[index])
+        }
+        return count - wanted.count
+    }
+
+    private func integer(_ entry: Node) -> PlistInteger {
+        entry.flags & Node.negative != 0 ? PlistInteger(Int64(bitPattern: entry.end)) : PlistInteger(entry.end)
+    }
+
+    /// The text of a key or string node.
+    private func text(_ entry: Node) -> String {
+        let storage = document
+        let raw = storage.span.extracting(entry.text)
+        guard entry.flags & Node.escaped == 0 else { return String(decoding: XMLText.unescaped(raw), as: UTF8.self) }
+        // The scanner checked that the text is valid UTF-8.
+        guard let text = try? UTF8Span(validating: raw) else { return "" }
+        return String(copying: text)
+    }
+
+    private func data(_ entry: Node) -> Data {
+        let storage = document
+        let raw = storage.span.extracting(entry.text)
+        guard entry.flags & Node.escaped == 0 else { return XMLScalars.base64(XMLText.unescaped(raw).span) }
+        return XMLScalars.base64(raw)
+    }
+
+    /// The whole document as a `Plist`, built without recursion.
+    package func plist() -> Plist {
+        // Children come after their container: building from the last node back, every
+        // container finds its children built.
+        var built = [Plist?](repeating: nil, count: nodes.count)
+        for node in nodes.indices.reversed() {
+            let entry = nodes[node]
+            switch entry.kind {
+            case .array:
+                var elements: [Plist] = []
+                elements.reserveCapacity(Int(entry.end))
+                for index in 0..<Int(entry.end) {
+                    elements.append(take(&built, Int(children[Int(entry.start) + index])))
+                }
+                built[node] = .array(elements)
+            case .dictionary:
+                var keys: [String] = []
+                var values: [Plist] = []
+                keys.reserveCapacity(Int(entry.end))
+                values.reserveCapacity(Int(entry.end))
+                for index in 0..<Int(entry.end) {
+                    keys.append(text(nodes[Int(children[Int(entry.start) + 2 * index])]))
+                    values.append(take(&built, Int(children[Int(entry.start) + 2 * index + 1])))
+                }
+                // Invariant: the scanner declined documents with a repeated key.
+                built[node] = .dictionary(OrderedDictionary(uncheckedUniqueKeys: keys, values: values))
+            case .key:
+                break
+            default:
+                built[node] = scalarValue(node)
+            }
+        }
+        return take(&built, 0)
+    }
+
+    private func take(_ built: inout [Plist?], _ node: Int) -> Plist {
+        guard let value = built[node] else { preconditionFailure("a child is built before its container") }
+        built[node] = nil
+        return value
+    }
+}

@@ -1,0 +1,104 @@
+/// Character data of XML documents as XML 1.0 defines it: the references the scanner accepts
+/// (the five predefined entities and numeric character references) and line-end handling.
+enum XMLText {
+    /// The character the reference starting with the `&` at `index` stands for, and where the
+    /// reference ends; `nil` for anything else (an unknown entity, a malformed reference, a
+    /// character XML does not allow).
+    static func reference(_ text: Span<UInt8>, at index: Int) -> (scalar: UInt32, end: Int)? {
+        var position = index + 1
+        guard position < text.count else { return nil }
+        if text[position] == UInt8(ascii: "#") {
+            position += 1
+            let hexadecimal = position < text.count && text[position] == UInt8(ascii: "x")
+            if hexadecimal { position += 1 }
+            let digitsStart = position
+            var scalar: UInt32 = 0
+            while position < text.count, text[position] != UInt8(ascii: ";") {
+                guard let digit = digit(text[position], hexadecimal: hexadecimal) else { return nil }
+                scalar = scalar * (hexadecimal ? 16 : 10) + digit
+                guard scalar <= 0x10FFFF else { return nil }
+                position += 1
+            }
+            guard position < text.count, position > digitsStart, isCharacter(scalar) else { return nil }
+            return (scalar, position + 1)
+        }
+        for (name, scalar) in predefined where matches(text, at: position, name) {
+            return (scalar, position + name.count)
+        }
+        return nil
+    }
+
+    /// The text with its references replaced and its line ends (CR LF, or a CR alone) made LF,
+    /// as an XML parser reports character data. Invariant: the scanner checked every reference.
+    static func unescaped(_ raw: Span<UInt8>) -> [UInt8] {
+        var output: [UInt8] = []
+        output.reserveCapacity(raw.count)
+        var index = 0
+        while index < raw.count {
+            let byte = raw[index]
+            if byte == UInt8(ascii: "&"), let (scalar, end) = reference(raw, at: index) {
+                UnicodeText.appendUTF8(scalar, to: &output)
+                index = end
+            } else if byte == 0x0D {
+                output.append(0x0A)
+                index += index + 1 < raw.count && raw[index + 1] == 0x0A ? 2 : 1
+            } else {
+                output.append(byte)
+                index += 1
+            }
+        }
+        return output
+    }
+
+    /// Whether XML 1.0 allows the character (its `Char` production).
+    static func isCharacter(_ scalar: UInt32) -> Bool {
+        switch scalar {
+        case 0x09, 0x0A, 0x0D, 0x20...0xD7FF, 0xE000...0xFFFD, 0x10000...0x10FFFF: true
+        default: false
+        }
+    }
+
+    /// The end of the UTF-8 sequence at `index` (its first byte 0x80 or above), if it is
+    /// well formed and a character XML allows; else `nil`.
+    static func endOfUTF8Character(_ text: Span<UInt8>, at index: Int) -> Int? {
+        let first = text[index]
+        let length: Int
+        var scalar: UInt32
+        switch first {
+        case 0xC2...0xDF: (length, scalar) = (2, UInt32(first & 0x1F))
+        case 0xE0...0xEF: (length, scalar) = (3, UInt32(first & 0x0F))
+        case 0xF0...0xF4: (length, scalar) = (4, UInt32(first & 0x07))
+        default: return nil
+        }
+        guard index + length <= text.count else { return nil }
+        for offset in 1..<length {
+            let byte = text[index + offset]
+            guard byte & 0xC0 == 0x80 else { return nil }
+            scalar = scalar << 6 | UInt32(byte & 0x3F)
+        }
+        // Overlong forms, surrogates and values past U+10FFFF are not UTF-8.
+        let smallest: UInt32 = length == 2 ? 0x80 : length == 3 ? 0x800 : 0x10000
+        guard scalar >= smallest, isCharacter(scalar) else { return nil }
+        return index + length
+    }
+
+    private static let predefined: [(name: [UInt8], scalar: UInt32)] = [
+        (Array("lt;".utf8), 0x3C), (Array("gt;".utf8), 0x3E), (Array("amp;".utf8), 0x26),
+        (Array("quot;".utf8), 0x22), (Array("apos;".utf8), 0x27),
+    ]
+
+    private static func matches(_ text: Span<UInt8>, at index: Int, _ name: [UInt8]) -> Bool {
+        guard index + name.count <= text.count else { return false }
+        for offset in 0..<name.count where text[index + offset] != name[offset] { return false }
+        return true
+    }
+
+    private static func digit(_ byte: UInt8, hexadecimal: Bool) -> UInt32? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): UInt32(byte - UInt8(ascii: "0"))
+        case UInt8(ascii: "a")...UInt8(ascii: "f") where hexadecimal: UInt32(byte - UInt8(ascii: "a")) + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F") where hexadecimal: UInt32(byte - UInt8(ascii: "A")) + 10
+        default: nil
+        }
+    }
+}

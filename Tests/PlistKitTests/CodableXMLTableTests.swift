@@ -1,0 +1,155 @@
+import Foundation
+import PlistKit
+import TestSupport
+import Testing
+
+/// XML documents are decoded from the scanner's table when it reads them: the results are the
+/// tree's, and so are the errors (with their line and column); documents it declines are
+/// decoded through libxml2 as before.
+@Suite struct CodableXMLTableTests {
+    private struct Track: Codable, Equatable {
+        var id: Int
+        var name: String
+        var size: UInt32
+        var rating: Int8?
+        var loved: Bool?
+        var added: Date
+        var artwork: Data?
+        var ratio: Double
+        var tags: [String]
+        var url: URL?
+
+        enum CodingKeys: String, CodingKey {
+            case id = "Track ID"
+            case name = "Name"
+            case size = "Size"
+            case rating = "Rating"
+            case loved = "Loved"
+            case added = "Date Added"
+            case artwork = "Artwork"
+            case ratio = "Ratio"
+            case tags = "Tags"
+            case url = "URL"
+        }
+    }
+
+    private struct Library: Codable, Equatable {
+        var tracks: [String: Track]
+        var order: [Int]
+        var nothing: String?
+    }
+
+    private static func document(_ body: String) -> Data {
+        Data(
+            ("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!DOCTYPE plist PUBLIC \"-//Apple//DTD PLIST 1.0//EN\" "
+                + "\"http://www.apple.com/DTDs/PropertyList-1.0.dtd\">\n<plist version=\"1.0\">\n\(body)\n</plist>\n")
+                .utf8)
+    }
+
+    /// Sorted keys (binary search), unsorted keys, entities in keys and strings, missing
+    /// optional keys, `$null`, numbers as strings, a URL as a string, reals from integers.
+    static let library = document(
+        """
+        <dict>
+        \t<key>order</key><array><integer>2</integer><string>1</string></array>
+        \t<key>nothing</key><string>$null</string>
+        \t<key>tracks</key>
+        \t<dict>
+        \t\t<key>1</key>
+        \t\t<dict>
+        \t\t\t<key>Artwork</key><data>AAEC</data>
+        \t\t\t<key>Date Added</key><date>2020-05-06T07:08:09Z</date>
+        \t\t\t<key>Loved</key><true/>
+        \t\t\t<key>Name</key><string>Caf\u{E9} &amp; &#x1F600;</string>
+        \t\t\t<key>Ratio</key><integer>2</integer>
+        \t\t\t<key>Size</key><integer>4294967295</integer>
+        \t\t\t<key>Tags</key><array><string>a</string><string/></array>
+        \t\t\t<key>Track ID</key><integer>1</integer>
+        \t\t\t<key>URL</key><string>https://example.com/a?b=1&amp;c=2</string>
+        \t\t</dict>
+        \t\t<key>2</key>
+        \t\t<dict>
+        \t\t\t<key>Track ID</key><integer>0x2</integer>
+        \t\t\t<key>Name</key><string>line\r\nend</string>
+        \t\t\t<key>Size</key><string>7</string>
+        \t\t\t<key>Rating</key><real>-5</real>
+        \t\t\t<key>Date Added</key><date>1999-12-31T23:59:59Z</date>
+        \t\t\t<key>Ratio</key><real>0.25</real>
+        \t\t\t<key>Tags</key><array/>
+        \t\t\t<key>Loved</key><string>$null</string>
+        \t\t</dict>
+        \t</dict>
+        </dict>
+        """)
+
+    @Test func decodesAsFromTheTree() throws {
+        let tree = try Plist(bytes: [UInt8](Self.library))
+        var format = PlistFormat.binary
+        let decoded = try PlistDecoder().decode(Library.self, from: Self.library, format: &format)
+        #expect(format == .xml)
+        #expect(decoded == (try PlistDecoder().decode(Library.self, from: tree)))
+        let first = try #require(decoded.tracks["1"])
+        #expect(first.name == "Caf\u{E9} & \u{1F600}")
+        #expect(first.size == UInt32.max)
+        #expect(first.artwork == Data([0, 1, 2]))
+        #expect(first.url == URL(string: "https://example.com/a?b=1&c=2"))
+        #expect(first.ratio == 2)
+        let second = try #require(decoded.tracks["2"])
+        #expect(second.name == "line\nend")
+        #expect(second.size == 7 && second.rating == -5 && second.loved == nil && second.id == 2)
+        #expect(decoded.order == [2, 1] && decoded.nothing == nil)
+    }
+
+    /// A value that does not fit: the same error, coding path and place as through the tree.
+    @Test(arguments: [
+        ("<integer>300</integer>", "Parsed property list number <300> does not fit in Int8, at line 6, column 31."),
+        (
+            "<string>x</string>",
+            #"Expected to decode Int8 but found a string ("x") instead, at line 6, column 30."#
+        ),
+        ("<dict/>", "Expected to decode Int8 but found a dictionary ([:]) instead, at line 6, column 28."),
+    ])
+    func errorsSayWhereTheValueIs(value: String, message: String) throws {
+        struct Small: Decodable { var value: Int8 }
+        struct Wrapper: Decodable { var items: [Small] }
+        let data = Self.document(
+            "<dict><key>items</key><array>\n<dict><key>value</key><integer>1</integer></dict>\n"
+                + "<dict><key>value</key>\(value)</dict>\n</array></dict>")
+        let error = try #require(throws: DecodingError.self) { try PlistDecoder().decode(Wrapper.self, from: data) }
+        guard case .typeMismatch = error else {
+            guard case .dataCorrupted(let context) = error else {
+                Issue.record("\(error)")
+                return
+            }
+            #expect(context.debugDescription == message)
+            return
+        }
+        #expect(error.context?.debugDescription == message)
+        #expect(error.context?.codingPath.map(\.stringValue) == ["items", "Index 1", "value"])
+    }
+
+    /// Documents the scanner declines decode through libxml2: the same values, the same errors.
+    @Test func declinedDocumentsDecodeThroughLibXML2() throws {
+        struct Named: Decodable, Equatable { var name: String }
+        let cdata = Self.document("<dict><key>name</key><string><![CDATA[a < b]]></string></dict>")
+        #expect(try PlistDecoder().decode(Named.self, from: cdata) == Named(name: "a < b"))
+        let malformed = Self.document("<dict><key>name</key><string>a < b</string></dict>")
+        let error = try #require(throws: DecodingError.self) { try PlistDecoder().decode(Named.self, from: malformed) }
+        let readerError = try #require(throws: PlistError.self) { try Plist(bytes: [UInt8](malformed)) }
+        #expect(error.context?.debugDescription == "The data is not a valid property list: \(readerError)")
+        #expect((error.context?.underlyingError as? PlistError) == readerError)
+    }
+
+    /// The decoder's own limits hold for the table too.
+    @Test func depthLimitHolds() throws {
+        struct Node: Decodable { var children: [Node] }
+        var body = "<dict><key>children</key><array/></dict>"
+        for _ in 0..<300 { body = "<dict><key>children</key><array>\(body)</array></dict>" }
+        let data = Self.document(body)
+        let error = try #require(throws: DecodingError.self) { try PlistDecoder().decode(Node.self, from: data) }
+        #expect((error.context?.underlyingError as? PlistError)?.kind == .tooDeep(limit: 512))
+        let decoder = PlistDecoder()
+        decoder.readOptions.maxDepth = 1000
+        #expect(try decoder.decode(Node.self, from: data).children.count == 1)
+    }
+}

@@ -1,0 +1,253 @@
+import Foundation
+import PlistCore
+import PlistXML
+import TestSupport
+import Testing
+
+/// The XML scanner against the libxml2 reader: it reads a document exactly as the reader reads
+/// it, or declines it; it never accepts what the reader refuses.
+@Suite struct XMLScannerTests {
+    private static let declaration = #"<?xml version="1.0" encoding="UTF-8"?>"#
+    private static let doctype =
+        #"<!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">"#
+
+    /// A whole document around `body` (the value inside `<plist>`).
+    private static func document(_ body: String) -> [UInt8] {
+        Array("\(declaration)\n\(doctype)\n<plist version=\"1.0\">\n\(body)\n</plist>\n".utf8)
+    }
+
+    /// The scanner's value of `bytes`, or nil when it declines.
+    private func scanned(_ bytes: [UInt8], options: PlistReadOptions = .init()) -> Plist? {
+        XMLScanner.table(of: bytes, options: options)?.plist()
+    }
+
+    /// Checks the scanner against libxml2 on `bytes`; returns whether the scanner accepted it.
+    @discardableResult
+    private func agrees(
+        _ bytes: [UInt8], options: PlistReadOptions = .init(), sourceLocation: SourceLocation = #_sourceLocation
+    )
+        -> Bool
+    {
+        let reader = Result { () throws(PlistError) in try Plist(xml: bytes, options: options) }
+        guard let value = scanned(bytes, options: options) else { return false }
+        switch reader {
+        case .success(let expected):
+            #expect(
+                value.isIdentical(to: expected), "\(value.firstDifference(from: expected) ?? "")",
+                sourceLocation: sourceLocation)
+        case .failure(let error):
+            Issue.record("the scanner accepted what libxml2 refuses: \(error)", sourceLocation: sourceLocation)
+        }
+        return true
+    }
+
+    // MARK: The corpus
+
+    @Test(arguments: Corpus.validXML)
+    func readsValidCorpusFilesAsLibXML2DoesOrDeclines(entry: Corpus.Entry) throws {
+        agrees(try Paths.bytes(entry.url))
+    }
+
+    @Test(arguments: Corpus.invalidXML)
+    func declinesEveryInvalidCorpusFile(entry: Corpus.Entry) throws {
+        let bytes = try Paths.bytes(entry.url)
+        #expect(throws: PlistError.self) { try Plist(xml: bytes) }
+        #expect(scanned(bytes) == nil)
+    }
+
+    /// The valid files the scanner leaves to libxml2, and why; it reads every other one.
+    static let declinedValidFiles: [String: String] = [
+        "xml/libplist__cdata.plist": "CDATA",
+        "xml/libplist__empty_keys.plist": "a comment inside a key",
+        "xml/goplist__unusual-s04.plist": "a comment inside a key",
+        "xml/goplist__unusual-s11.plist": "a repeated key, an attribute on a key",
+        "xml/ddplist__test-xml-utf-16be-bom.plist": "UTF-16",
+        "xml/ddplist__test-xml-utf-16le.plist": "UTF-16",
+        "xml/ddplist__test-xml-utf-32le-bom.plist": "UTF-32",
+        "xml/ddplist__test-xml-utf-32be.plist": "UTF-32",
+        "xml/cfpl__uid.xml": "CF$UID",
+        "keyed-archive/corelibs__NSKeyedUnarchiver-ArrayTest.plist": "CF$UID",
+        "keyed-archive/corelibs__NSKeyedUnarchiver-ConcreteValueTest.plist": "CF$UID",
+        "keyed-archive/corelibs__NSKeyedUnarchiver-EdgeInsetsTest.plist": "CF$UID",
+        "keyed-archive/corelibs__NSKeyedUnarchiver-NotificationTest.plist": "CF$UID",
+        "keyed-archive/corelibs__NSKeyedUnarchiver-URLTest.plist": "CF$UID",
+        "keyed-archive/corelibs__NSKeyedUnarchiver-UUIDTest.plist": "CF$UID",
+    ]
+
+    @Test func readsEveryOrdinaryCorpusFile() throws {
+        let declined = try Corpus.validXML.filter { scanned(try Paths.bytes($0.url)) == nil }.map(\.file)
+        #expect(Set(declined) == Set(Self.declinedValidFiles.keys))
+        #expect(Corpus.validXML.count - declined.count >= 35)
+    }
+
+    /// Values the generator makes, written by the XML writer (sorted keys and not), read as
+    /// libxml2 reads them; over a third are read (the rest hold UIDs, control characters XML
+    /// refuses, or keys equal as strings but not as bytes, and are left to libxml2).
+    @Test func readsWhatTheWriterWrites() throws {
+        var accepted = 0
+        for seed in 0..<200 as Range<UInt64> {
+            var rng = SeededRandom(seed: seed)
+            let value = PlistGenerator(profile: .libplistSafe, maxDepth: 5, maxNodes: 300).value(using: &rng)
+            for sortsKeys in [true, false] {
+                guard let bytes = try? value.xmlBytes(options: .init(sortsKeys: sortsKeys)) else { continue }
+                if agrees(bytes) { accepted += 1 }
+            }
+        }
+        #expect(accepted >= 120, "\(accepted) of 400 read")
+    }
+
+    // MARK: What it reads
+
+    @Test(arguments: [
+        "<string>a &amp; b &lt;c&gt; &quot;d&quot; &apos;e&apos;</string>",
+        "<string>&#65;&#x42;&#x1F600;&#0000067;</string>",
+        "<string>line\r\nbreak\rand&#13;return</string>",
+        "<string>caf\u{E9} \u{1F600} \u{FFFD}</string>",
+        "<string>]] > ]&gt;</string>",
+        "<string/>",
+        "<string></string>",
+        "<dict><key>b</key><true/><key>a</key><false/></dict>",
+        "<dict><key>a&amp;b</key><integer>1</integer><key>a</key><integer>2</integer></dict>",
+        "<dict><key>caf\u{E9}</key><integer>1</integer><key>cafe</key><integer>2</integer></dict>",
+        "<dict>\n\t<key>x</key>\n\t<!-- a comment -->\n\t<array>\n\t\t<integer> -12</integer>\n\t</array>\n</dict>",
+        "<array><integer>0x1F</integer><integer>-9223372036854775808</integer><integer>18446744073709551615</integer></array>",
+        "<array><real>1.5</real><real>-infinity</real><real>nan</real><real>1e308</real><real>.5</real></array>",
+        "<array><date>2001-01-01T00:00:00Z</date><date>1969-12-31T23:59:60Z</date></array>",
+        "<array><data>AAEC\n\tAwQ=</data><data></data><data>!!QUJD</data></array>",
+        "<array><true></true><false> </false><dict/><array/><dict></dict></array>",
+        "<dict><key/><string>empty key</string></dict>",
+        "<dict ><key >k</key ><string >v</string\n></dict\t>",
+    ])
+    func readsValuesAsLibXML2Does(body: String) {
+        #expect(agrees(Self.document(body)))
+    }
+
+    @Test(arguments: [
+        "<plist><string>no declaration</string></plist>",
+        "  \n\t<?xml version='1.0'?><plist><true/></plist>",
+        #"<?xml version="1.0" encoding="utf-8" standalone="yes"?><plist version="1.0"><true/></plist>"#,
+        "<!-- before --><!DOCTYPE plist><plist><false/></plist><!-- after -->\n",
+        #"<!DOCTYPE plist SYSTEM "file.dtd"><plist><integer>1</integer></plist>"#,
+        "<dict><key>no plist element</key><integer>1</integer></dict>",
+        "<string>a lone string</string>\n",
+    ])
+    func readsDocumentShapesAsLibXML2Does(text: String) {
+        #expect(agrees(Array(text.utf8)))
+    }
+
+    // MARK: What it declines
+
+    /// Documents libxml2 reads that the scanner leaves to it.
+    @Test(arguments: [
+        "<string><![CDATA[a < b]]></string>",
+        "<string>a<!-- inside -->b</string>",
+        "<?pi data?><true/>",
+        "<dict attribute=\"1\"><key>a</key><true/></dict>",
+        "<dict><key>CF$UID</key><integer>5</integer></dict>",
+        "<dict><key>a</key><integer>1</integer><key>a</key><integer>2</integer></dict>",
+        "<dict><key>caf\u{E9}</key><integer>1</integer><key>cafe\u{301}</key><integer>2</integer></dict>",
+        "<dict><key>a&amp;</key><true/><key>a&#38;</key><false/></dict>",
+        "<array>&#32;</array>",
+        "<true>&#32;</true>",
+    ])
+    func declinesWhatLibXML2Reads(body: String) throws {
+        let bytes = Self.document(body)
+        #expect(scanned(bytes) == nil)
+        _ = try Plist(xml: bytes)
+    }
+
+    @Test func declinesOtherDocumentShapesLibXML2Reads() throws {
+        let cases: [[UInt8]] = [
+            [0xEF, 0xBB, 0xBF] + Array("<plist><true/></plist>".utf8),
+            [0xFF, 0xFE] + "<plist><true/></plist>".utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] },
+            "<plist><true/></plist>".utf16.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] },
+            Array(#"<?xml version="1.0" encoding="ISO-8859-1"?><plist><string>caf"#.utf8) + [0xE9]
+                + Array("</string></plist>".utf8),
+            Array(#"<plist version="1.0" xmlns="urn:x"><true/></plist>"#.utf8),
+        ]
+        for bytes in cases {
+            #expect(scanned(bytes) == nil)
+            #expect(throws: Never.self) { try Plist(xml: bytes) }
+        }
+    }
+
+    /// Malformed documents: libxml2 refuses them, the scanner declines them.
+    @Test(arguments: [
+        "<string>a < b</string>",
+        "<string>a & b</string>",
+        "<string>&unknown;</string>",
+        "<string>&#0;</string>",
+        "<string>&#xD800;</string>",
+        "<string>&#X41;</string>",
+        "<string>a ]]> b</string>",
+        "<string>bell \u{07}</string>",
+        "<string>\u{FFFF}</string>",
+        "<string>open",
+        "<string>a</strin>",
+        "<dict><key>a</key></dict>",
+        "<dict><string>no key</string></dict>",
+        "<array><key>k</key></array>",
+        "<dict>text<key>a</key><true/></dict>",
+        "<integer>12x</integer>",
+        "<integer>99999999999999999999</integer>",
+        "<real>1.5.5</real>",
+        "<date>2001-02-30T00:00:00Z</date>",
+        "<true>yes</true>",
+        "<unknown/>",
+        "<array><plist/></array>",
+        "<string>a</string><string>b</string>",
+        "<!-- a -- b --><true/>",
+        "<dict/ >",
+    ])
+    func declinesMalformedDocuments(body: String) {
+        let bytes = Self.document(body)
+        #expect(throws: PlistError.self) { try Plist(xml: bytes) }
+        #expect(scanned(bytes) == nil)
+    }
+
+    @Test func declinesInvalidUTF8AndMalformedProlog() {
+        let cases: [[UInt8]] = [
+            Self.document("<string>") + [0xC3, 0x28] + Array("</string>".utf8),
+            Self.document("<string>") + [0xED, 0xA0, 0x80] + Array("</string>".utf8),
+            Self.document("<string>") + [0xC0, 0xAF] + Array("</string>".utf8),
+            Self.document("<true/>") + Array("trailing".utf8),
+            Array(#"<?xml version="1.0"?><?xml version="1.0"?><plist><true/></plist>"#.utf8),
+            Array(#"<!DOCTYPE plist [ <!ELEMENT plist ANY> ]><plist><true/></plist>"#.utf8),
+            Array("<plist><true/>".utf8),
+            Array("".utf8),
+        ]
+        for bytes in cases {
+            #expect(throws: PlistError.self) { try Plist(xml: bytes) }
+            #expect(scanned(bytes) == nil)
+        }
+    }
+
+    /// Past a limit the scanner declines, and the reader gives the error.
+    @Test func declinesPastTheLimits() throws {
+        let deep = Self.document(String(repeating: "<array>", count: 20) + String(repeating: "</array>", count: 20))
+        #expect(agrees(deep, options: .init(maxDepth: 20)))
+        #expect(scanned(deep, options: .init(maxDepth: 19)) == nil)
+        #expect(throws: PlistError.self) { try Plist(xml: deep, options: .init(maxDepth: 19)) }
+
+        let many = Self.document("<array>" + String(repeating: "<true/>", count: 9) + "</array>")
+        #expect(agrees(many, options: .init(maxObjects: 10)))
+        #expect(scanned(many, options: .init(maxObjects: 9)) == nil)
+        #expect(throws: PlistError.self) { try Plist(xml: many, options: .init(maxObjects: 9)) }
+
+        let text = Self.document("<string>0123456789</string>")
+        #expect(agrees(text, options: .init(maxContentBytes: 10)))
+        #expect(scanned(text, options: .init(maxContentBytes: 9)) == nil)
+        #expect(throws: PlistError.self) { try Plist(xml: text, options: .init(maxContentBytes: 9)) }
+    }
+
+    /// 100,000 nested arrays: the scanner keeps its own stack, so it declines at the limit
+    /// without overflowing the call stack, and indexes them when the limit allows. (Only the
+    /// flat table is made: releasing a tree that deep would recurse.)
+    @Test func deepNestingDoesNotOverflowTheStack() {
+        let depth = 100_000
+        let bytes = Array(
+            (String(repeating: "<array>", count: depth) + String(repeating: "</array>", count: depth)).utf8)
+        #expect(XMLScanner.table(of: bytes, options: .init()) == nil)
+        #expect(XMLScanner.table(of: bytes, options: .init(maxDepth: depth)) != nil)
+    }
+}
