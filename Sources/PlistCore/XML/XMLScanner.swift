@@ -35,12 +35,15 @@ package enum XMLScanner {
         // Room for a node per 16 bytes: more than documents hold (pages never touched cost nothing).
         scan.nodes.reserveCapacity(bytes.count / 16)
         scan.children.reserveCapacity(bytes.count / 16)
+        scan.keyPrefixes.reserveCapacity(bytes.count / 16)
         do throws(XMLScan.Decline) {
             try scan.document(bytes)
         } catch {
             return nil
         }
-        return XMLTable(document: document, nodes: scan.nodes, children: scan.children, maxDepth: options.maxDepth)
+        return XMLTable(
+            document: document, nodes: scan.nodes, children: scan.children, keyPrefixes: scan.keyPrefixes,
+            maxDepth: options.maxDepth)
     }
 }
 
@@ -72,6 +75,7 @@ private struct XMLScan {
     let options: PlistReadOptions
     var nodes: [XMLTable.Node] = []
     var children: [Int32] = []
+    var keyPrefixes: [UInt64] = []
     /// The children of the open containers, innermost last.
     var pending: [Int32] = []
     var open: [Frame] = []
@@ -409,22 +413,33 @@ private struct XMLScan {
         let frame = open.removeLast()
         guard !frame.expectsValue else { throw Decline() }
         let count = pending.count - frame.firstPending
-        nodes[frame.node].start = UInt32(children.count)
-        nodes[frame.node].end = UInt64(frame.isDictionary ? count / 2 : count)
+        let firstKey = children.count
+        nodes[frame.node].start = UInt32(firstKey)
         children.append(contentsOf: pending[frame.firstPending...])
         pending.removeSubrange(frame.firstPending...)
-        guard frame.isDictionary else { return }
-        let keys = (0..<count / 2).map { Int(children[Int(nodes[frame.node].start) + 2 * $0]) }
+        guard frame.isDictionary else {
+            nodes[frame.node].end = UInt64(count)
+            return
+        }
+        nodes[frame.node].end = UInt64(keyPrefixes.count) << 32 | UInt64(count / 2)
+        for index in 0..<count / 2 {
+            let key = nodes[Int(children[firstKey + 2 * index])]
+            keyPrefixes.append(key.end)
+            keyPrefixes.append(XMLTable.Node.secondWord(bytes.extracting(key.text)))
+        }
         if frame.isSorted, !frame.needsKeyCheck {
             nodes[frame.node].flags = XMLTable.Node.sortedKeys
         } else {
             // A repeated key (equal as strings) keeps its first place and last value in the
             // libxml2 reader's dictionary: such documents are left to it.
             var seen = Set<String>()
-            for key in keys where !seen.insert(keyText(bytes, key)).inserted { throw Decline() }
+            for index in 0..<count / 2 where !seen.insert(keyText(bytes, Int(children[firstKey + 2 * index]))).inserted
+            {
+                throw Decline()
+            }
         }
         // A lone `CF$UID` key makes a UID: left to the libxml2 reader.
-        if keys.count == 1, keyText(bytes, keys[0]) == "CF$UID" { throw Decline() }
+        if count == 2, keyText(bytes, Int(children[firstKey])) == "CF$UID" { throw Decline() }
     }
 
     func keyText(_ bytes: Span<UInt8>, _ node: Int) -> String {
