@@ -78,7 +78,9 @@ private struct XMLScan {
     var keyPrefixes: [UInt64] = []
     /// The children of the open containers, innermost last.
     var pending: [Int32] = []
-    var open: [Frame] = []
+    /// The innermost open container (kept apart: it changes at every element), and the others.
+    var current: Frame?
+    var outer: [Frame] = []
     var position = 0
     var objectCount = 0
     var contentBytes = 0
@@ -266,7 +268,7 @@ private struct XMLScan {
             try begin(bytes, kind)
             // The next start tag inside the open containers, closing those that end first.
             while true {
-                guard !open.isEmpty else { return }
+                guard current != nil else { return }
                 try misc(bytes)
                 guard position + 1 < bytes.count, bytes[position] == 0x3C else { throw Decline() }
                 if bytes[position + 1] == 0x2F {
@@ -286,14 +288,15 @@ private struct XMLScan {
     mutating func begin(_ bytes: Span<UInt8>, _ kind: XMLTable.Kind) throws(Decline) {
         try place(kind)
         let node = nodes.count
-        if !open.isEmpty { pending.append(Int32(node)) }
+        if current != nil { pending.append(Int32(node)) }
         let isEmpty = try startTagEnd(bytes)
         switch kind {
         case .dictionary, .array:
             try count(values: 1)
-            guard open.count < options.maxDepth else { throw Decline() }
+            guard outer.count + (current == nil ? 0 : 1) < options.maxDepth else { throw Decline() }
             nodes.append(XMLTable.Node(kind: kind, flags: 0, start: 0, end: 0))
-            open.append(Frame(node: node, isDictionary: kind == .dictionary, firstPending: pending.count))
+            if let current { outer.append(current) }
+            current = Frame(node: node, isDictionary: kind == .dictionary, firstPending: pending.count)
             if isEmpty { try finish(bytes) }
         default:
             let start = position
@@ -311,13 +314,13 @@ private struct XMLScan {
 
     /// Checks that a `kind` element may come here, and notes it in its dictionary.
     mutating func place(_ kind: XMLTable.Kind) throws(Decline) {
-        guard let frame = open.last else {
+        guard let frame = current else {
             guard kind != .key, nodes.isEmpty else { throw Decline() }
             return
         }
         if frame.isDictionary {
             guard (kind == .key) != frame.expectsValue else { throw Decline() }
-            open[open.count - 1].expectsValue.toggle()
+            current?.expectsValue.toggle()
         } else {
             guard kind != .key else { throw Decline() }
         }
@@ -377,13 +380,14 @@ private struct XMLScan {
 
     /// Notes a dictionary key for the check of the dictionary's keys when it ends.
     mutating func noteKey(_ bytes: Span<UInt8>, _ key: XMLTable.Node, _ flags: UInt8) {
-        let index = open.count - 1
+        guard var frame = current else { return }
         if flags != 0 {
-            open[index].needsKeyCheck = true
-        } else if open[index].isSorted, let previous = open[index].previousKey {
-            open[index].isSorted = Self.precedes(bytes, previous, key)
+            frame.needsKeyCheck = true
+        } else if frame.isSorted, let previous = frame.previousKey {
+            frame.isSorted = Self.precedes(bytes, previous, key)
         }
-        open[index].previousKey = key
+        frame.previousKey = key
+        current = frame
     }
 
     /// Whether key `first` comes before key `second` in byte order.
@@ -400,7 +404,7 @@ private struct XMLScan {
     /// `</name>` of the innermost open container.
     mutating func close(_ bytes: Span<UInt8>) throws(Decline) {
         position += 2
-        guard case .value(let kind) = try elementName(bytes), let frame = open.last,
+        guard case .value(let kind) = try elementName(bytes), let frame = current,
             kind == (frame.isDictionary ? .dictionary : .array)
         else { throw Decline() }
         skipWhitespace(bytes)
@@ -410,7 +414,8 @@ private struct XMLScan {
 
     /// Ends the innermost open container: its children move from `pending` to `children`.
     mutating func finish(_ bytes: Span<UInt8>) throws(Decline) {
-        let frame = open.removeLast()
+        guard let frame = current else { throw Decline() }
+        current = outer.popLast()
         guard !frame.expectsValue else { throw Decline() }
         let count = pending.count - frame.firstPending
         let firstKey = children.count

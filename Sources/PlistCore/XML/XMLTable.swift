@@ -42,16 +42,19 @@ package final class XMLTable: IndexedPlist {
 
         /// The first 8 bytes of `text`, big-endian, zeros after a shorter text.
         static func prefix(_ text: Span<UInt8>) -> UInt64 {
+            let count = min(text.count, 8)
             var prefix: UInt64 = 0
-            for index in 0..<8 { prefix = prefix << 8 | UInt64(index < text.count ? text[index] : 0) }
-            return prefix
+            for index in 0..<count { prefix = prefix << 8 | UInt64(text[index]) }
+            return prefix << (8 * (8 - count))
         }
 
         /// Bytes 8 to 14 of `text` big-endian (zeros after a shorter text), then its length up
         /// to 255: with `prefix`, a text of at most 15 bytes entire, in byte order.
         static func secondWord(_ text: Span<UInt8>) -> UInt64 {
+            let end = min(text.count, 15)
             var word: UInt64 = 0
-            for index in 8..<15 { word = word << 8 | UInt64(index < text.count ? text[index] : 0) }
+            for index in min(8, end)..<end { word = word << 8 | UInt64(text[index]) }
+            word <<= 8 * (15 - max(end, 8))
             return word << 8 | UInt64(min(text.count, 255))
         }
 
