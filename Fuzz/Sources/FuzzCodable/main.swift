@@ -103,9 +103,10 @@ func check<T: Codable>(_ type: T.Type, from value: Plist, decoder: PlistDecoder)
     guard twice == once else { FuzzCheck.fail("\(T.self) does not settle in XML: \(once) became \(twice)", value) }
 }
 
-/// Binary files are decoded straight from their bytes, object by object: when the whole file
-/// reads as a tree, that must give the same model as decoding the tree, or fail as it does. (A
-/// file the reader refuses may still decode when the model never asks for its bad objects.)
+/// Binary files are decoded straight from their bytes, object by object, and XML documents from
+/// the scanner's table: when the whole file reads as a tree, that must give the same model as
+/// decoding the tree, or fail as it does. (A binary file the reader refuses may still decode
+/// when the model never asks for its bad objects.)
 func checkDirect<T: Codable>(_ type: T.Type, bytes: Data, value: Plist, decoder: PlistDecoder) {
     let direct = Result { try decoder.decode(type, from: bytes) }
     let throughTree = Result { try decoder.decode(type, from: value) }
@@ -124,6 +125,24 @@ func checkDirect<T: Codable>(_ type: T.Type, bytes: Data, value: Plist, decoder:
         FuzzCheck.fail("\(T.self) decodes from the bytes as \(a) but not from the tree: \(error)", value)
     case (.failure(let error), .success(let b)):
         FuzzCheck.fail("\(T.self) decodes from the tree as \(b) but not from the bytes: \(error)", value)
+    }
+}
+
+/// Decodes from any property list that reads, and only from those.
+struct Anything: Decodable {
+    init(from decoder: any Decoder) {}
+}
+
+/// XML documents are decoded from the scanner's table when it reads them, else through the
+/// libxml2 tree: either way a document decodes exactly when libxml2 reads it (the scanner never
+/// accepts what libxml2 refuses).
+func checkXMLReads(_ bytes: Data, readerAccepts: Bool, decoder: PlistDecoder) {
+    let decodes = (try? decoder.decode(Anything.self, from: bytes)) != nil
+    guard decodes == readerAccepts else {
+        let text = String(decoding: bytes.prefix(2000), as: UTF8.self)
+        FuzzCheck.fail(
+            "the XML decodes: \(decodes), libxml2 reads it: \(readerAccepts), for \(text.debugDescription)",
+            .string(text))
     }
 }
 
@@ -183,8 +202,11 @@ decoder.readOptions = FuzzCheck.limits
 FuzzCheck.run { bytes in
     // The bytes API first (format detection and the reader's errors), then every type.
     _ = try? decoder.decode(Document.self, from: Data(bytes))
-    guard let value = try? Plist(bytes: bytes, options: FuzzCheck.limits) else { return }
-    if bytes.starts(with: "bplist".utf8) {
+    let isXML = (try? Plist.format(of: bytes.span)) == .xml
+    let read = try? Plist(bytes: bytes, options: FuzzCheck.limits)
+    if isXML { checkXMLReads(Data(bytes), readerAccepts: read != nil, decoder: decoder) }
+    guard let value = read else { return }
+    if bytes.starts(with: "bplist".utf8) || isXML {
         let data = Data(bytes)
         checkDirect(Document.self, bytes: data, value: value, decoder: decoder)
         checkDirect(Scalars.self, bytes: data, value: value, decoder: decoder)

@@ -76,11 +76,17 @@ package enum XMLScalars {
     /// 60, meaning the next minute: CoreFoundation's writer (and ours) writes `23:59:60` for a
     /// date a hair before a whole minute, where the seconds round up to 60.
     package static func date(_ text: Span<UInt8>) throws(Rejection) -> Date {
-        let shape = "dddd-dd-ddTdd:dd:ddZ".utf8
-        guard text.count == shape.count else { throw Rejection(.invalidValue(element: "date", text: string(text))) }
-        for (index, expected) in shape.enumerated() {
+        guard text.count == 20 else { throw Rejection(.invalidValue(element: "date", text: string(text))) }
+        for index in 0..<20 {
             let byte = text[index]
-            let matches = expected == UInt8(ascii: "d") ? (0x30...0x39).contains(byte) : byte == expected
+            let matches =
+                switch index {
+                case 4, 7: byte == UInt8(ascii: "-")
+                case 10: byte == UInt8(ascii: "T")
+                case 13, 16: byte == UInt8(ascii: ":")
+                case 19: byte == UInt8(ascii: "Z")
+                default: byte &- 0x30 < 10
+                }
             guard matches else { throw Rejection(.invalidValue(element: "date", text: string(text))) }
         }
         func number(_ range: Range<Int>) -> Int64 { range.reduce(0) { $0 * 10 + Int64(text[$1] - 0x30) } }

@@ -35,12 +35,15 @@ package enum XMLScanner {
         // Room for a node per 16 bytes: more than documents hold (pages never touched cost nothing).
         scan.nodes.reserveCapacity(bytes.count / 16)
         scan.children.reserveCapacity(bytes.count / 16)
+        scan.keyPrefixes.reserveCapacity(bytes.count / 16)
         do throws(XMLScan.Decline) {
             try scan.document(bytes)
         } catch {
             return nil
         }
-        return XMLTable(document: document, nodes: scan.nodes, children: scan.children, maxDepth: options.maxDepth)
+        return XMLTable(
+            document: document, nodes: scan.nodes, children: scan.children, keyPrefixes: scan.keyPrefixes,
+            maxDepth: options.maxDepth)
     }
 }
 
@@ -72,9 +75,12 @@ private struct XMLScan {
     let options: PlistReadOptions
     var nodes: [XMLTable.Node] = []
     var children: [Int32] = []
+    var keyPrefixes: [UInt64] = []
     /// The children of the open containers, innermost last.
     var pending: [Int32] = []
-    var open: [Frame] = []
+    /// The innermost open container (kept apart: it changes at every element), and the others.
+    var current: Frame?
+    var outer: [Frame] = []
     var position = 0
     var objectCount = 0
     var contentBytes = 0
@@ -262,7 +268,7 @@ private struct XMLScan {
             try begin(bytes, kind)
             // The next start tag inside the open containers, closing those that end first.
             while true {
-                guard !open.isEmpty else { return }
+                guard current != nil else { return }
                 try misc(bytes)
                 guard position + 1 < bytes.count, bytes[position] == 0x3C else { throw Decline() }
                 if bytes[position + 1] == 0x2F {
@@ -282,14 +288,15 @@ private struct XMLScan {
     mutating func begin(_ bytes: Span<UInt8>, _ kind: XMLTable.Kind) throws(Decline) {
         try place(kind)
         let node = nodes.count
-        if !open.isEmpty { pending.append(Int32(node)) }
+        if current != nil { pending.append(Int32(node)) }
         let isEmpty = try startTagEnd(bytes)
         switch kind {
         case .dictionary, .array:
             try count(values: 1)
-            guard open.count < options.maxDepth else { throw Decline() }
+            guard outer.count + (current == nil ? 0 : 1) < options.maxDepth else { throw Decline() }
             nodes.append(XMLTable.Node(kind: kind, flags: 0, start: 0, end: 0))
-            open.append(Frame(node: node, isDictionary: kind == .dictionary, firstPending: pending.count))
+            if let current { outer.append(current) }
+            current = Frame(node: node, isDictionary: kind == .dictionary, firstPending: pending.count)
             if isEmpty { try finish(bytes) }
         default:
             let start = position
@@ -307,13 +314,13 @@ private struct XMLScan {
 
     /// Checks that a `kind` element may come here, and notes it in its dictionary.
     mutating func place(_ kind: XMLTable.Kind) throws(Decline) {
-        guard let frame = open.last else {
+        guard let frame = current else {
             guard kind != .key, nodes.isEmpty else { throw Decline() }
             return
         }
         if frame.isDictionary {
             guard (kind == .key) != frame.expectsValue else { throw Decline() }
-            open[open.count - 1].expectsValue.toggle()
+            current?.expectsValue.toggle()
         } else {
             guard kind != .key else { throw Decline() }
         }
@@ -373,13 +380,14 @@ private struct XMLScan {
 
     /// Notes a dictionary key for the check of the dictionary's keys when it ends.
     mutating func noteKey(_ bytes: Span<UInt8>, _ key: XMLTable.Node, _ flags: UInt8) {
-        let index = open.count - 1
+        guard var frame = current else { return }
         if flags != 0 {
-            open[index].needsKeyCheck = true
-        } else if open[index].isSorted, let previous = open[index].previousKey {
-            open[index].isSorted = Self.precedes(bytes, previous, key)
+            frame.needsKeyCheck = true
+        } else if frame.isSorted, let previous = frame.previousKey {
+            frame.isSorted = Self.precedes(bytes, previous, key)
         }
-        open[index].previousKey = key
+        frame.previousKey = key
+        current = frame
     }
 
     /// Whether key `first` comes before key `second` in byte order.
@@ -396,7 +404,7 @@ private struct XMLScan {
     /// `</name>` of the innermost open container.
     mutating func close(_ bytes: Span<UInt8>) throws(Decline) {
         position += 2
-        guard case .value(let kind) = try elementName(bytes), let frame = open.last,
+        guard case .value(let kind) = try elementName(bytes), let frame = current,
             kind == (frame.isDictionary ? .dictionary : .array)
         else { throw Decline() }
         skipWhitespace(bytes)
@@ -406,25 +414,37 @@ private struct XMLScan {
 
     /// Ends the innermost open container: its children move from `pending` to `children`.
     mutating func finish(_ bytes: Span<UInt8>) throws(Decline) {
-        let frame = open.removeLast()
+        guard let frame = current else { throw Decline() }
+        current = outer.popLast()
         guard !frame.expectsValue else { throw Decline() }
         let count = pending.count - frame.firstPending
-        nodes[frame.node].start = UInt32(children.count)
-        nodes[frame.node].end = UInt64(frame.isDictionary ? count / 2 : count)
+        let firstKey = children.count
+        nodes[frame.node].start = UInt32(firstKey)
         children.append(contentsOf: pending[frame.firstPending...])
         pending.removeSubrange(frame.firstPending...)
-        guard frame.isDictionary else { return }
-        let keys = (0..<count / 2).map { Int(children[Int(nodes[frame.node].start) + 2 * $0]) }
+        guard frame.isDictionary else {
+            nodes[frame.node].end = UInt64(count)
+            return
+        }
+        nodes[frame.node].end = UInt64(keyPrefixes.count) << 32 | UInt64(count / 2)
+        for index in 0..<count / 2 {
+            let key = nodes[Int(children[firstKey + 2 * index])]
+            keyPrefixes.append(key.end)
+            keyPrefixes.append(XMLTable.Node.secondWord(bytes.extracting(key.text)))
+        }
         if frame.isSorted, !frame.needsKeyCheck {
             nodes[frame.node].flags = XMLTable.Node.sortedKeys
         } else {
             // A repeated key (equal as strings) keeps its first place and last value in the
             // libxml2 reader's dictionary: such documents are left to it.
             var seen = Set<String>()
-            for key in keys where !seen.insert(keyText(bytes, key)).inserted { throw Decline() }
+            for index in 0..<count / 2 where !seen.insert(keyText(bytes, Int(children[firstKey + 2 * index]))).inserted
+            {
+                throw Decline()
+            }
         }
         // A lone `CF$UID` key makes a UID: left to the libxml2 reader.
-        if keys.count == 1, keyText(bytes, keys[0]) == "CF$UID" { throw Decline() }
+        if count == 2, keyText(bytes, Int(children[firstKey])) == "CF$UID" { throw Decline() }
     }
 
     func keyText(_ bytes: Span<UInt8>, _ node: Int) -> String {

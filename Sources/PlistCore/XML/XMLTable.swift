@@ -21,14 +21,19 @@ package final class XMLTable: IndexedPlist {
     /// raw text in the document; for `key`, `start..<start + keyLength`, and `end` holds its
     /// first 8 bytes big-endian (zeros after a shorter key), which orders keys as their bytes
     /// do (XML text holds no NUL); for `dictionary` and `array`, `start` is where the children
-    /// are in `children` and `end` how many entries or elements there are; for `integer`, `end`
-    /// is the bit pattern (`negative` in the flags), for `real` and `date` the bits of the `Double`.
+    /// are in `children` and the low 32 bits of `end` how many entries or elements there are
+    /// (for a dictionary, the high 32 bits say where its keys' prefixes are in `keyPrefixes`);
+    /// for `integer`, `end` is the bit pattern (`negative` in the flags), for `real` and `date`
+    /// the bits of the `Double`.
     struct Node {
         var kind: Kind
         var flags: UInt8
         var keyLength: UInt16 = 0
         var start: UInt32
         var end: UInt64
+
+        /// How many entries or elements a container has.
+        var count: Int { Int(end & 0xFFFF_FFFF) }
 
         /// Where the raw text of a `key`, `string` or `data` node is.
         var text: Range<Int> {
@@ -37,9 +42,20 @@ package final class XMLTable: IndexedPlist {
 
         /// The first 8 bytes of `text`, big-endian, zeros after a shorter text.
         static func prefix(_ text: Span<UInt8>) -> UInt64 {
+            let count = min(text.count, 8)
             var prefix: UInt64 = 0
-            for index in 0..<8 { prefix = prefix << 8 | UInt64(index < text.count ? text[index] : 0) }
-            return prefix
+            for index in 0..<count { prefix = prefix << 8 | UInt64(text[index]) }
+            return prefix << (8 * (8 - count))
+        }
+
+        /// Bytes 8 to 14 of `text` big-endian (zeros after a shorter text), then its length up
+        /// to 255: with `prefix`, a text of at most 15 bytes entire, in byte order.
+        static func secondWord(_ text: Span<UInt8>) -> UInt64 {
+            let end = min(text.count, 15)
+            var word: UInt64 = 0
+            for index in min(8, end)..<end { word = word << 8 | UInt64(text[index]) }
+            word <<= 8 * (15 - max(end, 8))
+            return word << 8 | UInt64(min(text.count, 255))
         }
 
         /// The text holds `&` or a carriage return: unescape it before use.
@@ -56,12 +72,17 @@ package final class XMLTable: IndexedPlist {
     private let nodes: [Node]
     /// The children of every container: a dictionary's key and value nodes alternate.
     private let children: [Int32]
+    /// Two words per key of every dictionary, in a row per dictionary, so that finding a key
+    /// reads little memory and, for keys of at most 15 bytes, not the document: the key's
+    /// `prefix` and `secondWord`.
+    private let keyPrefixes: [UInt64]
     private let maxDepth: Int
 
-    init(document: [UInt8], nodes: [Node], children: [Int32], maxDepth: Int) {
+    init(document: [UInt8], nodes: [Node], children: [Int32], keyPrefixes: [UInt64], maxDepth: Int) {
         self.document = document
         self.nodes = nodes
         self.children = children
+        self.keyPrefixes = keyPrefixes
         self.maxDepth = maxDepth
     }
 
@@ -135,13 +156,13 @@ package final class XMLTable: IndexedPlist {
     package func dictionary(_ node: Int, depth: Int) throws(PlistError) -> IndexedDictionary {
         guard depth < maxDepth else { throw PlistError(.tooDeep(limit: maxDepth), at: 0) }
         let entry = nodes[node]
-        return .entries(IndexedEntries(node: node, count: Int(entry.end), base: Int(entry.start)))
+        return .entries(IndexedEntries(node: node, count: entry.count, base: Int(entry.start)))
     }
 
     package func array(_ node: Int, depth: Int) throws(PlistError) -> IndexedElements {
         guard depth < maxDepth else { throw PlistError(.tooDeep(limit: maxDepth), at: 0) }
         let entry = nodes[node]
-        return IndexedElements(count: Int(entry.end), base: Int(entry.start))
+        return IndexedElements(count: entry.count, base: Int(entry.start))
     }
 
     package func element(_ index: Int, of elements: IndexedElements) -> Int {
@@ -168,20 +189,34 @@ package final class XMLTable: IndexedPlist {
         let prefix = Node.prefix(wanted)
         let storage = document
         let bytes = storage.span
-        if hint < entries.count, matches(bytes, keyAt: entries.base + 2 * hint, wanted, prefix, key, isASCII) {
-            return hint
-        }
-        if isASCII, nodes[entries.node].flags & Node.sortedKeys != 0 {
-            // Keys in ascending byte order (as CoreFoundation writes them): binary search.
+        let dictionary = nodes[entries.node]
+        if isASCII, dictionary.flags & Node.sortedKeys != 0 {
+            // Keys in ascending byte order (as CoreFoundation writes them): the hint, then a
+            // binary search, comparing prefixes first.
+            let words = Int(dictionary.end >> 32)
+            let second = Node.secondWord(wanted)
+            func order(_ index: Int) -> Int {
+                let first = keyPrefixes[words + 2 * index]
+                if first != prefix { return first < prefix ? -1 : 1 }
+                let next = keyPrefixes[words + 2 * index + 1]
+                if next == second, wanted.count <= 15 { return 0 }
+                if next >> 8 != second >> 8 { return next >> 8 < second >> 8 ? -1 : 1 }
+                // The first 15 bytes are equal: the rest of the key is in the document.
+                return compare(bytes, nodes[Int(children[entries.base + 2 * index])], wanted, prefix)
+            }
+            if hint < entries.count, order(hint) == 0 { return hint }
             var low = 0
             var high = entries.count
             while low < high {
                 let middle = (low + high) / 2
-                let order = compare(bytes, nodes[Int(children[entries.base + 2 * middle])], wanted, prefix)
-                if order == 0 { return middle }
-                if order < 0 { low = middle + 1 } else { high = middle }
+                let found = order(middle)
+                if found == 0 { return middle }
+                if found < 0 { low = middle + 1 } else { high = middle }
             }
             return nil
+        }
+        if hint < entries.count, matches(bytes, keyAt: entries.base + 2 * hint, wanted, prefix, key, isASCII) {
+            return hint
         }
         for index in 0..<entries.count where index != hint {
             if matches(bytes, keyAt: entries.base + 2 * index, wanted, prefix, key, isASCII) { return index }
@@ -244,17 +279,17 @@ package final class XMLTable: IndexedPlist {
             switch entry.kind {
             case .array:
                 var elements: [Plist] = []
-                elements.reserveCapacity(Int(entry.end))
-                for index in 0..<Int(entry.end) {
+                elements.reserveCapacity(entry.count)
+                for index in 0..<entry.count {
                     elements.append(take(&built, Int(children[Int(entry.start) + index])))
                 }
                 built[node] = .array(elements)
             case .dictionary:
                 var keys: [String] = []
                 var values: [Plist] = []
-                keys.reserveCapacity(Int(entry.end))
-                values.reserveCapacity(Int(entry.end))
-                for index in 0..<Int(entry.end) {
+                keys.reserveCapacity(entry.count)
+                values.reserveCapacity(entry.count)
+                for index in 0..<entry.count {
                     keys.append(text(nodes[Int(children[Int(entry.start) + 2 * index])]))
                     values.append(take(&built, Int(children[Int(entry.start) + 2 * index + 1])))
                 }
