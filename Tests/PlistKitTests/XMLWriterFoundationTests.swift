@@ -118,15 +118,6 @@ import Testing
 }
 
 extension Plist {
-    /// The value with every UID replaced by the integer it holds.
-    fileprivate var replacingUIDsWithIntegers: Plist {
-        switch self {
-        case .uid(let uid): .integer(PlistInteger(uid))
-        case .array(let elements): .array(elements.map(\.replacingUIDsWithIntegers))
-        case .dictionary(let entries): .dictionary(entries.mapValues(\.replacingUIDsWithIntegers))
-        default: self
-        }
-    }
 }
 
 /// Our XML reader reads what our XML writer writes back as the value, less what XML cannot

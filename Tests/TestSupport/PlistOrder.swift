@@ -2,6 +2,17 @@ import OrderedCollections
 public import PlistCore
 
 extension Plist {
+    /// The value with every UID replaced by the integer it holds (for formats and forms that
+    /// hold no UIDs).
+    public var replacingUIDsWithIntegers: Plist {
+        switch self {
+        case .uid(let uid): .integer(PlistInteger(uid))
+        case .array(let elements): .array(elements.map(\.replacingUIDsWithIntegers))
+        case .dictionary(let entries): .dictionary(entries.mapValues(\.replacingUIDsWithIntegers))
+        default: self
+        }
+    }
+
     /// True when `self` and `other` are equal, every dictionary lists its keys in the same order,
     /// and every key has the same UTF-8 bytes in both (`String.==` alone would take "\u{E9}" and
     /// "e\u{301}" for the same key).
