@@ -1,7 +1,6 @@
 /// Numbers distinct byte strings (dictionary keys) 0, 1, 2, ... in the order they are first
-/// added: an open-addressing table hashed with FNV-1a, cheaper than `Hasher` for short keys.
-/// Equal bytes get equal numbers; the readers use it only for ASCII keys, which are equal as
-/// strings exactly when their bytes are.
+/// added: an open-addressing table hashed with `SeededHash`, cheaper than `Hasher` for short
+/// keys. Equal bytes, and only they, get equal numbers.
 struct KeyNumbering {
     /// Per slot: -1 when empty, else the number of the key stored there. Invariant: a power of
     /// two at least twice the number of keys.
@@ -57,8 +56,6 @@ struct KeyNumbering {
     }
 
     private static func hash(_ key: Span<UInt8>) -> Int {
-        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-        for index in 0..<key.count { hash = (hash ^ UInt64(key[index])) &* 0x100_0000_01B3 }
-        return Int(truncatingIfNeeded: hash ^ hash >> 29)
+        Int(truncatingIfNeeded: SeededHash.bytes(key))
     }
 }

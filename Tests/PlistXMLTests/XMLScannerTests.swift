@@ -227,17 +227,23 @@ import Testing
         let deep = Self.document(String(repeating: "<array>", count: 20) + String(repeating: "</array>", count: 20))
         #expect(agrees(deep, options: .init(maxDepth: 20)))
         #expect(scanned(deep, options: .init(maxDepth: 19)) == nil)
-        #expect(throws: PlistError.self) { try Plist(xml: deep, options: .init(maxDepth: 19)) }
+        #expect(
+            try #require(throws: PlistError.self) { try Plist(xml: deep, options: .init(maxDepth: 19)) }.kind
+                == .tooDeep(limit: 19))
 
         let many = Self.document("<array>" + String(repeating: "<true/>", count: 9) + "</array>")
         #expect(agrees(many, options: .init(maxObjects: 10)))
         #expect(scanned(many, options: .init(maxObjects: 9)) == nil)
-        #expect(throws: PlistError.self) { try Plist(xml: many, options: .init(maxObjects: 9)) }
+        #expect(
+            try #require(throws: PlistError.self) { try Plist(xml: many, options: .init(maxObjects: 9)) }.kind
+                == .tooManyObjects(limit: 9))
 
         let text = Self.document("<string>0123456789</string>")
         #expect(agrees(text, options: .init(maxContentBytes: 10)))
         #expect(scanned(text, options: .init(maxContentBytes: 9)) == nil)
-        #expect(throws: PlistError.self) { try Plist(xml: text, options: .init(maxContentBytes: 9)) }
+        #expect(
+            try #require(throws: PlistError.self) { try Plist(xml: text, options: .init(maxContentBytes: 9)) }.kind
+                == .tooMuchContent(limit: 9))
     }
 
     /// 100,000 nested arrays: the scanner keeps its own stack, so it declines at the limit

@@ -207,22 +207,11 @@ package final class BinaryObjects: IndexedPlist {
         let bytes = storage.span
         let wanted = text.span
         let referenceSize = trailer.referenceSize
-        if hint < entries.count {
-            // Where declaration order puts it, compared as bytes.
-            let ref = Int(
-                truncatingIfNeeded: readUInt(bytes, at: entries.base + hint * referenceSize, width: referenceSize))
-            let offset = trailer.offset(of: ref, in: bytes)
-            let marker = bytes[offset]
-            if marker & 0x0F == wanted.count, wanted.count < 0x0F {
-                var equal = true
-                for index in 0..<wanted.count where bytes[offset + 1 + index] != wanted[index] {
-                    equal = false
-                    break
-                }
-                if equal { return hint }
-            } else if marker & 0x0F == 0x0F, keyEquals(bytes, ref, wanted) {
-                return hint
-            }
+        // Where declaration order puts it, compared as bytes.
+        if hint < entries.count,
+            keyEquals(bytes, reference(at: entries.base + hint * referenceSize), wanted)
+        {
+            return hint
         }
         // Elsewhere, by number, when this dictionary may have it.
         guard let number = keyNumbering.number(of: wanted),

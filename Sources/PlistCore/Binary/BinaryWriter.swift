@@ -229,30 +229,8 @@ struct ScalarIndex {
         slots = [UInt64](repeating: 0, count: size)
     }
 
-    /// Secret per process, so that no input can be made to collide on purpose.
-    private static let seeds = (UInt64.random(in: 1...UInt64.max), UInt64.random(in: 1...UInt64.max))
-
-    /// A hash of `bytes[range]`: each 8-byte word mixed in with a folded multiplication.
     static func hash(_ bytes: [UInt8], _ range: Range<Int>) -> UInt32 {
-        let span = bytes.span
-        let (seed, key) = Self.seeds
-        var hash = seed ^ UInt64(range.count)
-        var index = range.lowerBound
-        while index + 8 <= range.upperBound {
-            var word: UInt64 = 0
-            for offset in 0..<8 { word |= UInt64(span[index + offset]) << (8 * offset) }
-            hash = mix(hash ^ word, key)
-            index += 8
-        }
-        var tail: UInt64 = 0
-        for offset in 0..<(range.upperBound - index) { tail |= UInt64(span[index + offset]) << (8 * offset) }
-        hash = mix(hash ^ tail, key ^ seed)
-        return UInt32(truncatingIfNeeded: hash ^ hash >> 32)
-    }
-
-    private static func mix(_ a: UInt64, _ b: UInt64) -> UInt64 {
-        let product = a.multipliedFullWidth(by: b)
-        return product.high ^ product.low
+        UInt32(truncatingIfNeeded: SeededHash.bytes(bytes.span.extracting(range)))
     }
 
     /// The object whose bytes equal `bytes[start...]`, or the empty slot where it belongs.
@@ -305,13 +283,10 @@ struct WordIndex {
         words = [UInt64](repeating: 0, count: 2 * size)
     }
 
-    private static let seeds = (UInt64.random(in: 1...UInt64.max), UInt64.random(in: 1...UInt64.max))
-
     /// The object with `marker` and `bits`, or the empty slot where it belongs.
     func find(_ marker: UInt8, _ bits: UInt64) -> (object: Int?, slot: Int) {
         let mask = words.count / 2 - 1
-        let product = (bits ^ Self.seeds.0).multipliedFullWidth(by: Self.seeds.1 ^ UInt64(marker))
-        var slot = Int(truncatingIfNeeded: product.high ^ product.low) & mask
+        var slot = Int(truncatingIfNeeded: SeededHash.word(bits, tag: marker)) & mask
         while words[2 * slot + 1] != 0 {
             let tag = words[2 * slot + 1]
             if words[2 * slot] == bits, tag >> 32 == UInt64(marker) {

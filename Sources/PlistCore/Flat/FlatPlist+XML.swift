@@ -60,11 +60,7 @@ private struct FlatXMLWriter {
         case .data: try text.data(flat.bytes.span.extracting(flat.range(of: value)), depth: depth)
         case .array:
             guard try text.open("array", isEmpty: value.count == 0, depth: depth) else { return }
-            var child = Int32(truncatingIfNeeded: value.payload)
-            for _ in 0..<value.count {
-                try self.value(child, depth: depth + 1, into: &text, &entries)
-                child = flat.nodes[Int(child)].next
-            }
+            for child in flat.children(of: node) { try self.value(child, depth: depth + 1, into: &text, &entries) }
             text.close("array", depth: depth)
         case .dictionary:
             guard try text.open("dict", isEmpty: value.count == 0, depth: depth) else { return }

@@ -222,9 +222,7 @@ package struct FlatPlist {
     }
 
     /// The bytes of a string or data node.
-    package func content(of node: Node) -> ArraySlice<UInt8> {
-        bytes[Int(node.payload)..<Int(node.payload) + Int(node.count)]
-    }
+    package func content(of node: Node) -> ArraySlice<UInt8> { bytes[range(of: node)] }
 
     /// Where the bytes of a string or data node are in `bytes`.
     package func range(of node: Node) -> Range<Int> {
@@ -264,7 +262,7 @@ package struct FlatKeys {
     package private(set) var names: [String] = []
     /// Per key number: whether its name is ASCII.
     private var isASCII: [Bool] = []
-    private var numbers: [ExactString: Int32] = [:]
+    private var numbering = KeyNumbering()
     /// Per key number: the key added after it in a dictionary the last time, or -1.
     private var successors: [Int32] = []
     /// The first key of the last dictionary that got one.
@@ -275,50 +273,23 @@ package struct FlatKeys {
     mutating func number(of name: String, after previous: Int32) -> Int32 {
         let guess = previous < 0 ? first : successors[Int(previous)]
         if guess >= 0, isNamed(guess, name) { return guess }
-        let number: Int32
-        if let known = numbers[ExactString(name)] {
-            number = known
-        } else {
-            number = Int32(names.count)
+        let number = numbering.number(adding: name.utf8.span)
+        if number == names.count {
             names.append(name)
             isASCII.append(name.utf8.allSatisfy { $0 < 0x80 })
-            numbers[ExactString(name)] = number
             successors.append(-1)
         }
         if previous < 0 { first = number } else { successors[Int(previous)] = number }
         return number
     }
-}
 
-extension FlatKeys {
     /// Whether key `number` is spelled exactly `name`. For an ASCII key, `==` (which is fast,
     /// and instant for the same literal) with the same UTF-8 length is enough: a string
     /// canonically equivalent to an ASCII one but not ASCII itself (U+212A KELVIN SIGN for "K")
     /// is longer in UTF-8.
     private func isNamed(_ number: Int32, _ name: String) -> Bool {
         let key = names[Int(number)]
-        guard isASCII[Int(number)] else { return ExactString.same(key, name) }
+        guard isASCII[Int(number)] else { return key.utf8.elementsEqual(name.utf8) }
         return key == name && key.utf8.count == name.utf8.count
-    }
-}
-
-/// A string compared and hashed by its exact UTF-8 bytes.
-private struct ExactString: Hashable {
-    let string: String
-
-    init(_ string: String) { self.string = string }
-
-    static func same(_ a: String, _ b: String) -> Bool {
-        let (x, y) = (a.utf8.span, b.utf8.span)
-        guard x.count == y.count else { return false }
-        for index in x.indices where x[index] != y[index] { return false }
-        return true
-    }
-
-    static func == (a: ExactString, b: ExactString) -> Bool { same(a.string, b.string) }
-
-    func hash(into hasher: inout Hasher) {
-        let bytes = string.utf8.span
-        for index in bytes.indices { hasher.combine(bytes[index]) }
     }
 }

@@ -26,10 +26,6 @@ indirect enum CodingPathNode: Sendable {
             }
         }
     }
-
-    func appending(_ key: some CodingKey) -> CodingPathNode {
-        .key(PlistCodingKey(key), self)
-    }
 }
 
 /// A coding key for array indexes, `super`, and keys made by key strategies.
