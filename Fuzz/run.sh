@@ -16,7 +16,7 @@ shift || true
 fuzz=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$fuzz")
 scratch=${PLIST_FUZZ_SCRATCH:-"$root/.build-fuzz"}  # build, corpus and findings
-corpus_source=${PLIST_CORPUS:-"$root/../shared/corpus"}
+corpus_source=${PLIST_CORPUS:-"${PLIST_SHARED:-$root/../shared}/corpus"}
 
 if [ $# -gt 0 ]; then
     targets=("$@")

@@ -215,8 +215,7 @@ struct ExternalTool {
 /// `../shared/tools/plist_oracle.py`: CPython's plistlib with CoreFoundation's strict checks,
 /// printing the value as typed JSON.
 enum PlistOracle {
-    static let script = Paths.repository.deletingLastPathComponent().appendingPathComponent(
-        "shared/tools/plist_oracle.py")
+    static let script = Paths.shared.appendingPathComponent("tools/plist_oracle.py")
 
     /// The oracle's reading of `bytes` as a binary property list.
     static func read(_ bytes: [UInt8]) throws -> Plist {
