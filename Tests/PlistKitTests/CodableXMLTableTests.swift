@@ -152,4 +152,42 @@ import Testing
         decoder.readOptions.maxDepth = 1000
         #expect(try decoder.decode(Node.self, from: data).children.count == 1)
     }
+
+    /// Every key of a sorted dictionary is found wherever it is asked for, and no other: keys
+    /// that share their first 8 or 15 bytes, shorter and longer than 15 bytes, at the ends,
+    /// asked for in random orders, with keys missing from the dictionary.
+    @Test func findsEveryKeyOfSortedDictionaries() throws {
+        struct Name: CodingKey {
+            var stringValue: String
+            init(stringValue: String) { self.stringValue = stringValue }
+            var intValue: Int? { nil }
+            init?(intValue: Int) { nil }
+        }
+        struct Lookup: Decodable {
+            var found: [String: Int] = [:]
+            init(from decoder: any Decoder) throws {
+                let container = try decoder.container(keyedBy: Name.self)
+                for name in decoder.userInfo[Self.order] as! [String] {
+                    found[name] = try container.decodeIfPresent(Int.self, forKey: Name(stringValue: name))
+                }
+            }
+            static let order = CodingUserInfoKey(rawValue: "order")!
+        }
+        let candidates = [
+            "", "A", "Play", "Play Count", "Play Date", "Play Date UTC", "abcdefgh", "abcdefghi",
+            "abcdefghijklmn", "abcdefghijklmno", "abcdefghijklmnoa", "abcdefghijklmnop", "abcdefghijklmnopq",
+            "abcdefghijklmnoq", "abcdefghijklmnp", "z", "zzzzzzzzzzzzzzzzzzzz",
+        ]
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<300 {
+            let present = candidates.filter { _ in Bool.random(using: &generator) }.sorted {
+                $0.utf8.lexicographicallyPrecedes($1.utf8)
+            }
+            let body = present.enumerated().map { "<key>\($1)</key><integer>\($0)</integer>" }.joined()
+            let decoder = PlistDecoder()
+            decoder.userInfo[Lookup.order] = candidates.shuffled(using: &generator)
+            let found = try decoder.decode(Lookup.self, from: Self.document("<dict>\(body)</dict>")).found
+            #expect(found == Dictionary(uniqueKeysWithValues: present.enumerated().map { ($1, $0) }), "\(present)")
+        }
+    }
 }

@@ -18,7 +18,7 @@ import Testing
 
     /// The scanner's value of `bytes`, or nil when it declines.
     private func scanned(_ bytes: [UInt8], options: PlistReadOptions = .init()) -> Plist? {
-        XMLScanner.table(of: bytes, options: options)?.plist()
+        XMLScanner.table(of: Data(bytes), options: options)?.plist()
     }
 
     /// Checks the scanner against libxml2 on `bytes`; returns whether the scanner accepted it.
@@ -253,7 +253,7 @@ import Testing
         let depth = 100_000
         let bytes = Array(
             (String(repeating: "<array>", count: depth) + String(repeating: "</array>", count: depth)).utf8)
-        #expect(XMLScanner.table(of: bytes, options: .init()) == nil)
-        #expect(XMLScanner.table(of: bytes, options: .init(maxDepth: depth)) != nil)
+        #expect(XMLScanner.table(of: Data(bytes), options: .init()) == nil)
+        #expect(XMLScanner.table(of: Data(bytes), options: .init(maxDepth: depth)) != nil)
     }
 }

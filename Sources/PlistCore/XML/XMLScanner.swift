@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+package import FoundationEssentials
 #else
-import Foundation
+package import Foundation
 #endif
 
 /// Indexes XML property lists into an `XMLTable` without libxml2, for the documents real
@@ -28,7 +28,7 @@ import Foundation
 /// gives. It keeps its own stack of open elements, so deep nesting cannot overflow the call stack.
 package enum XMLScanner {
     /// The table of `document`, or `nil` when the document is not one this scanner reads.
-    package static func table(of document: [UInt8], options: PlistReadOptions) -> XMLTable? {
+    package static func table(of document: Data, options: PlistReadOptions) -> XMLTable? {
         let bytes = document.span
         guard bytes.count <= Int(Int32.max) else { return nil }
         var scan = XMLScan(options: options)

@@ -68,7 +68,7 @@ package final class XMLTable: IndexedPlist {
         static let negative: UInt8 = 8
     }
 
-    private let document: [UInt8]
+    private let document: Data
     private let nodes: [Node]
     /// The children of every container: a dictionary's key and value nodes alternate.
     private let children: [Int32]
@@ -78,7 +78,7 @@ package final class XMLTable: IndexedPlist {
     private let keyPrefixes: [UInt64]
     private let maxDepth: Int
 
-    init(document: [UInt8], nodes: [Node], children: [Int32], keyPrefixes: [UInt64], maxDepth: Int) {
+    init(document: Data, nodes: [Node], children: [Int32], keyPrefixes: [UInt64], maxDepth: Int) {
         self.document = document
         self.nodes = nodes
         self.children = children
@@ -146,10 +146,11 @@ package final class XMLTable: IndexedPlist {
         let entry = nodes[node]
         guard entry.kind == .string else { return false }
         guard entry.flags & Node.escaped == 0 else { return text(entry) == "$null" }
+        guard entry.text.count == 5 else { return false }
         let storage = document
         let bytes = storage.span
         let start = Int(entry.start)
-        return entry.text.count == 5 && bytes[start] == 0x24 && bytes[start + 1] == 0x6E
+        return bytes[start] == 0x24 && bytes[start + 1] == 0x6E
             && bytes[start + 2] == 0x75 && bytes[start + 3] == 0x6C && bytes[start + 4] == 0x6C
     }
 
@@ -187,39 +188,49 @@ package final class XMLTable: IndexedPlist {
         let isASCII = text.isKnownASCII || text.checkForASCII()
         let wanted = text.span
         let prefix = Node.prefix(wanted)
-        let storage = document
-        let bytes = storage.span
         let dictionary = nodes[entries.node]
         if isASCII, dictionary.flags & Node.sortedKeys != 0 {
             // Keys in ascending byte order (as CoreFoundation writes them): the hint, then a
-            // binary search, comparing prefixes first.
+            // binary search on the first 15 bytes without branches (which a search over keys
+            // like these mostly mispredicts), then the keys sharing those bytes.
             let words = Int(dictionary.end >> 32)
             let second = Node.secondWord(wanted)
-            func order(_ index: Int) -> Int {
-                let first = keyPrefixes[words + 2 * index]
-                if first != prefix { return first < prefix ? -1 : 1 }
-                let next = keyPrefixes[words + 2 * index + 1]
-                if next == second, wanted.count <= 15 { return 0 }
-                if next >> 8 != second >> 8 { return next >> 8 < second >> 8 ? -1 : 1 }
-                // The first 15 bytes are equal: the rest of the key is in the document.
-                return compare(bytes, nodes[Int(children[entries.base + 2 * index])], wanted, prefix)
+            let count = UInt64(min(wanted.count, 255))
+            if hint < entries.count, keyPrefixes[words + 2 * hint] == prefix,
+                keyPrefixes[words + 2 * hint + 1] == second,
+                wanted.count <= 15
+                    || compare(nodes[Int(children[entries.base + 2 * hint])], wanted, prefix) == 0
+            {
+                return hint
             }
-            if hint < entries.count, order(hint) == 0 { return hint }
-            var low = 0
-            var high = entries.count
-            while low < high {
-                let middle = (low + high) / 2
-                let found = order(middle)
-                if found == 0 { return middle }
-                if found < 0 { low = middle + 1 } else { high = middle }
+            /// Bytes 0 to 14 of key `index`, which order keys as their bytes do (up to ties).
+            func firstBytes(_ index: Int) -> UInt128 {
+                UInt128(keyPrefixes[words + 2 * index]) << 64 | UInt128(keyPrefixes[words + 2 * index + 1] >> 8)
+            }
+            let target = UInt128(prefix) << 64 | UInt128(second >> 8)
+            var index = 0
+            var remaining = entries.count
+            while remaining > 1 {
+                let half = remaining / 2
+                index = firstBytes(index + half) < target ? index + half : index
+                remaining -= half
+            }
+            if remaining == 1, firstBytes(index) < target { index += 1 }
+            while index < entries.count, firstBytes(index) == target {
+                if wanted.count <= 15 {
+                    if keyPrefixes[words + 2 * index + 1] & 0xFF == count { return index }
+                } else if compare(nodes[Int(children[entries.base + 2 * index])], wanted, prefix) == 0 {
+                    return index
+                }
+                index += 1
             }
             return nil
         }
-        if hint < entries.count, matches(bytes, keyAt: entries.base + 2 * hint, wanted, prefix, key, isASCII) {
+        if hint < entries.count, matches(keyAt: entries.base + 2 * hint, wanted, prefix, key, isASCII) {
             return hint
         }
         for index in 0..<entries.count where index != hint {
-            if matches(bytes, keyAt: entries.base + 2 * index, wanted, prefix, key, isASCII) { return index }
+            if matches(keyAt: entries.base + 2 * index, wanted, prefix, key, isASCII) { return index }
         }
         return nil
     }
@@ -227,20 +238,22 @@ package final class XMLTable: IndexedPlist {
     /// Whether the key node at `children[child]` is `key`: compared as bytes when both are
     /// ASCII and the key is unescaped, else as strings (which compare canonically).
     private func matches(
-        _ bytes: Span<UInt8>, keyAt child: Int, _ wanted: Span<UInt8>, _ prefix: UInt64, _ key: String,
+        keyAt child: Int, _ wanted: Span<UInt8>, _ prefix: UInt64, _ key: String,
         _ isASCII: Bool
     ) -> Bool {
         let entry = nodes[Int(children[child])]
         guard isASCII, entry.flags & (Node.escaped | Node.nonASCII) == 0 else { return text(entry) == key }
-        return compare(bytes, entry, wanted, prefix) == 0
+        return compare(entry, wanted, prefix) == 0
     }
 
     /// The byte order of an unescaped key and `wanted` (whose prefix is `prefix`): negative,
     /// zero or positive. The prefixes decide unless they are equal.
-    private func compare(_ bytes: Span<UInt8>, _ entry: Node, _ wanted: Span<UInt8>, _ prefix: UInt64) -> Int {
+    private func compare(_ entry: Node, _ wanted: Span<UInt8>, _ prefix: UInt64) -> Int {
         if entry.end != prefix { return entry.end < prefix ? -1 : 1 }
         let count = Int(entry.keyLength)
         if count <= 8 || wanted.count <= 8 { return count - wanted.count }
+        let storage = document
+        let bytes = storage.span
         let start = Int(entry.start)
         for index in 8..<min(count, wanted.count) where bytes[start + index] != wanted[index] {
             return Int(bytes[start + index]) - Int(wanted[index])

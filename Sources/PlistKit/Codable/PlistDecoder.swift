@@ -71,13 +71,13 @@ public final class PlistDecoder {
     /// Decodes a `T` from a property list in any supported format, and reports the format.
     /// - Throws: `DecodingError`, as `decode(_:from:)`.
     public func decode<T: Decodable>(_ type: T.Type, from data: Data, format: inout PlistFormat) throws -> T {
-        let bytes = [UInt8](data)
-        let detected = try? Plist.format(of: bytes.span)
+        let detected = try? Plist.format(of: data.span)
         if detected == .binary {
             format = .binary
-            return try decode(type, fromBinary: bytes)
+            return try decode(type, fromBinary: [UInt8](data))
         }
-        if detected == .xml, let table = XMLScanner.table(of: bytes, options: readOptions) {
+        // The table reads the bytes in place: no copy of the document.
+        if detected == .xml, let table = XMLScanner.table(of: data, options: readOptions) {
             format = .xml
             do {
                 return try decode(type, from: table)
@@ -85,6 +85,7 @@ public final class PlistDecoder {
                 // Read again through the tree below, which gives the error with its line and column.
             }
         }
+        let bytes = [UInt8](data)
         let value: Plist
         do {
             (value, format) = try Plist.read(bytes: bytes.span, options: readOptions)
