@@ -460,13 +460,12 @@ private struct XMLScan {
     mutating func elementName(_ bytes: Span<UInt8>) throws(Decline) -> Element {
         // The name's bytes, big-endian in one integer: every name here is 3 to 7 lowercase letters.
         var packed: UInt64 = 0
-        var length = 0
-        while position < bytes.count, bytes[position] &- 0x61 < 26 {
+        let start = position
+        while position < bytes.count, bytes[position] &- 0x61 < 26, position - start < 8 {
             packed = packed << 8 | UInt64(bytes[position])
             position += 1
-            length += 1
         }
-        guard length <= 7 else { throw Decline() }
+        guard position - start <= 7 else { throw Decline() }
         switch packed {
         case 0x6B_6579: return .value(.key)
         case 0x6469_6374: return .value(.dictionary)
@@ -498,6 +497,14 @@ private struct XMLScan {
 
     /// `</name>` of a leaf of `kind`, at `position`.
     mutating func endTag(_ bytes: Span<UInt8>, _ kind: XMLTable.Kind) throws(Decline) {
+        // The usual `</name>`, compared as two words.
+        if position + 16 <= bytes.count, let tag = Self.endTags[Int(kind.rawValue)],
+            bytes.word(at: position) & tag.masks.0 == tag.words.0,
+            bytes.word(at: position + 8) & tag.masks.1 == tag.words.1
+        {
+            position += tag.length
+            return
+        }
         try expect(bytes, 0x3C)
         try expect(bytes, 0x2F)
         guard case .value(let name) = try elementName(bytes), name == kind else { throw Decline() }
@@ -505,12 +512,40 @@ private struct XMLScan {
         try expect(bytes, 0x3E)
     }
 
+    /// Per leaf kind: `</name>` as two little-endian words, the masks of its bytes in them, its length.
+    static let endTags: [(words: (UInt64, UInt64), masks: (UInt64, UInt64), length: Int)?] =
+        (0...XMLTable.Kind.false.rawValue).map {
+            let name: String
+            switch XMLTable.Kind(rawValue: $0)! {
+            case .key: name = "key"
+            case .string: name = "string"
+            case .integer: name = "integer"
+            case .real: name = "real"
+            case .date: name = "date"
+            case .data: name = "data"
+            case .dictionary, .array, .true, .false: return nil
+            }
+            let bytes = Array("</\(name)>".utf8)
+            func word(_ part: ArraySlice<UInt8>) -> (UInt64, UInt64) {
+                let word = part.reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+                return (word, part.count == 8 ? .max : (1 << (8 * part.count)) - 1)
+            }
+            let (low, lowMask) = word(bytes.prefix(8))
+            let (high, highMask) = word(bytes.dropFirst(8))
+            return ((low, high), (lowMask, highMask), bytes.count)
+        }
+
     /// The text of a leaf up to the next `<`: checks the characters and references, and says
     /// whether the text must be unescaped (references, carriage returns) and holds non-ASCII.
     mutating func text(_ bytes: Span<UInt8>) throws(Decline) -> UInt8 {
         var flags: UInt8 = 0
         var index = position
         while index < bytes.count {
+            // Eight bytes at a time while none needs a look.
+            if index + 8 <= bytes.count, XMLText.isPlain(bytes.word(at: index)) {
+                index += 8
+                continue
+            }
             let byte = bytes[index]
             // Letters and most punctuation (above `<`, not `]`, not beyond ASCII), then digits,
             // space and the rest below `<` but `&`: everything else is rare.

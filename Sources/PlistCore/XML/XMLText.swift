@@ -1,6 +1,18 @@
 /// Character data of XML documents as XML 1.0 defines it: the references the scanner accepts
 /// (the five predefined entities and numeric character references) and line-end handling.
-enum XMLText {
+package enum XMLText {
+    /// Whether eight bytes are all ASCII text that needs no look: none below space (tab and
+    /// line feed included, for simplicity), no `<`, `&` or `]`.
+    package static func isPlain(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highBits: UInt64 = 0x8080_8080_8080_8080
+        /// A byte is zero; exact when no byte has its high bit set.
+        func hasZero(_ word: UInt64) -> UInt64 { (word &- ones) & ~word & highBits }
+        let below = (word &- 0x20 &* ones) & ~word & highBits
+        let special = hasZero(word ^ 0x3C &* ones) | hasZero(word ^ 0x26 &* ones) | hasZero(word ^ 0x5D &* ones)
+        return (word & highBits) | below | special == 0
+    }
+
     /// The character the reference starting with the `&` at `index` stands for, and where the
     /// reference ends; `nil` for anything else (an unknown entity, a malformed reference, a
     /// character XML does not allow).
