@@ -1,12 +1,27 @@
 import OrderedCollections
 
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+package import FoundationEssentials
 #else
-import Foundation
+package import Foundation
 #endif
 
 extension Data {
+    /// The bytes of `array` without copying them: the `Data` keeps the array's storage alive
+    /// and uses it in place. Only for an array nothing else holds (a writer's fresh output),
+    /// since a `Data` that is mutated writes into that storage.
+    package init(adopting array: consuming [UInt8]) {
+        guard !array.isEmpty else {
+            self = Data()
+            return
+        }
+        let owner = array
+        // SAFETY: an array's storage stays where it is while it is alive and not mutated; the
+        // deallocator keeps `owner` alive (and unmutated) as long as the `Data` uses the storage.
+        let base = unsafe owner.withUnsafeBytes { unsafe UnsafeMutableRawPointer(mutating: $0.baseAddress!) }
+        self = unsafe Data(bytesNoCopy: base, count: owner.count, deallocator: .custom { _, _ in _ = owner })
+    }
+
     /// A copy of the bytes in `span`.
     init(copying span: Span<UInt8>) {
         // SAFETY: the buffer is valid for the duration of the closure, and Data copies it.

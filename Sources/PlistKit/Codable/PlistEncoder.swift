@@ -59,7 +59,7 @@ public final class PlistEncoder {
     /// - Throws: `EncodingError.invalidValue` with the coding path of a value that cannot be
     ///   encoded, or the writer's error (such as a value the format cannot hold) in its context.
     public func encode<T: Encodable>(_ value: T) throws -> Data {
-        Data(try encodeToBytes(value))
+        Data(adopting: try encodeToBytes(value))
     }
 
     /// The value as the bytes of a property list in `outputFormat`.
