@@ -7,7 +7,24 @@ extension Plist {
     ///   or misplaced element, a key without a value, a bad number or date, a DTD declaration,
     ///   a limit exceeded, ...
     public init(xml bytes: Span<UInt8>, options: PlistReadOptions = .init()) throws(PlistError) {
+        // The documents real writers produce are read by the pure-Swift scanner, several times
+        // faster; libxml2 reads everything it declines, and gives every error.
+        if let value = XMLScanner.plist(of: bytes, options: options) {
+            self = value
+            return
+        }
         self = try XMLReader.read(bytes, options: options)
+    }
+
+    /// Reads an XML property list with libxml2 only, without the scanner: the reference the
+    /// scanner is tested against.
+    package init(libxml2 bytes: Span<UInt8>, options: PlistReadOptions = .init()) throws(PlistError) {
+        self = try XMLReader.read(bytes, options: options)
+    }
+
+    /// Reads an XML property list with libxml2 only.
+    package init(libxml2 bytes: [UInt8], options: PlistReadOptions = .init()) throws(PlistError) {
+        try self.init(libxml2: bytes.span, options: options)
     }
 
     /// Reads an XML property list.

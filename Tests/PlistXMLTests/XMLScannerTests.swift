@@ -28,7 +28,7 @@ import Testing
     )
         -> Bool
     {
-        let reader = Result { () throws(PlistError) in try Plist(xml: bytes, options: options) }
+        let reader = Result { () throws(PlistError) in try Plist(libxml2: bytes, options: options) }
         guard let value = scanned(bytes, options: options) else { return false }
         switch reader {
         case .success(let expected):
@@ -51,7 +51,7 @@ import Testing
     @Test(arguments: Corpus.invalidXML)
     func declinesEveryInvalidCorpusFile(entry: Corpus.Entry) throws {
         let bytes = try Paths.bytes(entry.url)
-        #expect(throws: PlistError.self) { try Plist(xml: bytes) }
+        #expect(throws: PlistError.self) { try Plist(libxml2: bytes) }
         #expect(scanned(bytes) == nil)
     }
 
@@ -153,7 +153,7 @@ import Testing
     func declinesWhatLibXML2Reads(body: String) throws {
         let bytes = Self.document(body)
         #expect(scanned(bytes) == nil)
-        _ = try Plist(xml: bytes)
+        _ = try Plist(libxml2: bytes)
     }
 
     @Test func declinesOtherDocumentShapesLibXML2Reads() throws {
@@ -167,7 +167,7 @@ import Testing
         ]
         for bytes in cases {
             #expect(scanned(bytes) == nil)
-            #expect(throws: Never.self) { try Plist(xml: bytes) }
+            #expect(throws: Never.self) { try Plist(libxml2: bytes) }
         }
     }
 
@@ -201,7 +201,7 @@ import Testing
     ])
     func declinesMalformedDocuments(body: String) {
         let bytes = Self.document(body)
-        #expect(throws: PlistError.self) { try Plist(xml: bytes) }
+        #expect(throws: PlistError.self) { try Plist(libxml2: bytes) }
         #expect(scanned(bytes) == nil)
     }
 
@@ -217,7 +217,7 @@ import Testing
             Array("".utf8),
         ]
         for bytes in cases {
-            #expect(throws: PlistError.self) { try Plist(xml: bytes) }
+            #expect(throws: PlistError.self) { try Plist(libxml2: bytes) }
             #expect(scanned(bytes) == nil)
         }
     }
@@ -228,21 +228,21 @@ import Testing
         #expect(agrees(deep, options: .init(maxDepth: 20)))
         #expect(scanned(deep, options: .init(maxDepth: 19)) == nil)
         #expect(
-            try #require(throws: PlistError.self) { try Plist(xml: deep, options: .init(maxDepth: 19)) }.kind
+            try #require(throws: PlistError.self) { try Plist(libxml2: deep, options: .init(maxDepth: 19)) }.kind
                 == .tooDeep(limit: 19))
 
         let many = Self.document("<array>" + String(repeating: "<true/>", count: 9) + "</array>")
         #expect(agrees(many, options: .init(maxObjects: 10)))
         #expect(scanned(many, options: .init(maxObjects: 9)) == nil)
         #expect(
-            try #require(throws: PlistError.self) { try Plist(xml: many, options: .init(maxObjects: 9)) }.kind
+            try #require(throws: PlistError.self) { try Plist(libxml2: many, options: .init(maxObjects: 9)) }.kind
                 == .tooManyObjects(limit: 9))
 
         let text = Self.document("<string>0123456789</string>")
         #expect(agrees(text, options: .init(maxContentBytes: 10)))
         #expect(scanned(text, options: .init(maxContentBytes: 9)) == nil)
         #expect(
-            try #require(throws: PlistError.self) { try Plist(xml: text, options: .init(maxContentBytes: 9)) }.kind
+            try #require(throws: PlistError.self) { try Plist(libxml2: text, options: .init(maxContentBytes: 9)) }.kind
                 == .tooMuchContent(limit: 9))
     }
 

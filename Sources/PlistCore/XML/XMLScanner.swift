@@ -28,6 +28,12 @@ package import Foundation
 /// gives. It keeps its own stack of open elements, so deep nesting cannot overflow the call stack.
 package enum XMLScanner {
     /// The table of `document`, or `nil` when the document is not one this scanner reads.
+    /// The value of the document in `bytes` (which it copies), or `nil` when the document is
+    /// not one this scanner reads.
+    package static func plist(of bytes: Span<UInt8>, options: PlistReadOptions) -> Plist? {
+        table(of: Data(copying: bytes), options: options)?.plist()
+    }
+
     package static func table(of document: Data, options: PlistReadOptions) -> XMLTable? {
         let bytes = document.span
         guard bytes.count <= Int(Int32.max) else { return nil }
