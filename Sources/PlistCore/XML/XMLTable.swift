@@ -42,7 +42,8 @@ package final class XMLTable: IndexedPlist {
 
         /// The first 8 bytes of `text`, big-endian, zeros after a shorter text.
         static func prefix(_ text: Span<UInt8>) -> UInt64 {
-            let count = min(text.count, 8)
+            if text.count >= 8 { return text.word(at: 0).byteSwapped }
+            let count = text.count
             var prefix: UInt64 = 0
             for index in 0..<count { prefix = prefix << 8 | UInt64(text[index]) }
             return prefix << (8 * (8 - count))
@@ -51,6 +52,7 @@ package final class XMLTable: IndexedPlist {
         /// Bytes 8 to 14 of `text` big-endian (zeros after a shorter text), then its length up
         /// to 255: with `prefix`, a text of at most 15 bytes entire, in byte order.
         static func secondWord(_ text: Span<UInt8>) -> UInt64 {
+            if text.count >= 16 { return text.word(at: 8).byteSwapped & ~0xFF | UInt64(min(text.count, 255)) }
             let end = min(text.count, 15)
             var word: UInt64 = 0
             for index in min(8, end)..<end { word = word << 8 | UInt64(text[index]) }
@@ -77,6 +79,8 @@ package final class XMLTable: IndexedPlist {
     /// `prefix` and `secondWord`.
     private let keyPrefixes: [UInt64]
     private let maxDepth: Int
+    /// What `prefetchText` read, kept so that its reads are not optimized away.
+    private var touched: UInt8 = 0
 
     init(document: Data, nodes: [Node], children: [Int32], keyPrefixes: [UInt64], maxDepth: Int) {
         self.document = document
@@ -157,7 +161,32 @@ package final class XMLTable: IndexedPlist {
     package func dictionary(_ node: Int, depth: Int) throws(PlistError) -> IndexedDictionary {
         guard depth < maxDepth else { throw PlistError(.tooDeep(limit: maxDepth), at: 0) }
         let entry = nodes[node]
-        return .entries(IndexedEntries(node: node, count: entry.count, base: Int(entry.start)))
+        let entries = IndexedEntries(node: node, count: entry.count, base: Int(entry.start))
+        prefetchText(of: entries)
+        return .entries(entries)
+    }
+
+    /// Reads one byte per cache line of the document from the first key of `entries` to the
+    /// last: the decoder reads the dictionary's strings next, and these independent reads bring
+    /// their lines in together instead of one cache miss after another.
+    private func prefetchText(of entries: IndexedEntries) {
+        guard entries.count > 1 else { return }
+        let first = Int(nodes[Int(children[entries.base])].start)
+        let last = Int(nodes[Int(children[entries.base + 2 * (entries.count - 1)])].start)
+        guard last - first < 1 << 16 else { return }
+        let storage = document
+        let bytes = storage.span
+        var sum: UInt8 = 0
+        for offset in stride(from: first, to: last, by: 64) { sum &+= bytes[offset] }
+        // The nodes of its keys and scalar values follow the dictionary's, four to a line.
+        let lastNode = Int(children[entries.base + 2 * entries.count - 1])
+        for index in stride(from: entries.node + 1, through: lastNode, by: 4) { sum &+= nodes[index].flags }
+        // Its keys' prefixes, eight words to a line.
+        let words = Int(nodes[entries.node].end >> 32)
+        for index in stride(from: words, to: words + 2 * entries.count, by: 8) {
+            sum &+= UInt8(truncatingIfNeeded: keyPrefixes[index])
+        }
+        touched = sum
     }
 
     package func array(_ node: Int, depth: Int) throws(PlistError) -> IndexedElements {
