@@ -34,8 +34,10 @@ package enum XMLText {
             guard position < text.count, position > digitsStart, isCharacter(scalar) else { return nil }
             return (scalar, position + 1)
         }
-        for (name, scalar) in predefined where matches(text, at: position, name) {
-            return (scalar, position + name.count)
+        for entity in predefined where position + entity.length <= text.count {
+            var name: UInt64 = 0
+            for offset in 0..<entity.length { name |= UInt64(text[position + offset]) << (8 * offset) }
+            if name == entity.name { return (entity.scalar, position + entity.length) }
         }
         return nil
     }
@@ -94,15 +96,12 @@ package enum XMLText {
         return index + length
     }
 
-    private static let predefined: [(name: [UInt8], scalar: UInt32)] = [
-        (Array("lt;".utf8), 0x3C), (Array("gt;".utf8), 0x3E), (Array("amp;".utf8), 0x26),
-        (Array("quot;".utf8), 0x22), (Array("apos;".utf8), 0x27),
-    ]
-
-    private static func matches(_ text: Span<UInt8>, at index: Int, _ name: [UInt8]) -> Bool {
-        guard index + name.count <= text.count else { return false }
-        for offset in 0..<name.count where text[index + offset] != name[offset] { return false }
-        return true
+    /// The predefined entities: the name and `;` as a little-endian word, their length, the character.
+    private static let predefined: [(name: UInt64, length: Int, scalar: UInt32)] = [
+        ("lt;", 0x3C), ("gt;", 0x3E), ("amp;", 0x26), ("quot;", 0x22), ("apos;", 0x27),
+    ].map { (entity: (name: String, scalar: UInt32)) in
+        let bytes = Array(entity.name.utf8)
+        return (bytes.reversed().reduce(0) { $0 << 8 | UInt64($1) }, bytes.count, entity.scalar)
     }
 
     private static func digit(_ byte: UInt8, hexadecimal: Bool) -> UInt32? {
