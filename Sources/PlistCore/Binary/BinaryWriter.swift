@@ -146,6 +146,14 @@ struct ObjectTable {
         return object
     }
 
+    /// Reads the word-index slot where an integer (marker 0x10) or a real or date would be
+    /// found, and returns a byte of it: reading the slots of a container's values before adding
+    /// them lets their cache misses overlap instead of coming one after another.
+    func touchWord(_ marker: UInt8, _ bits: UInt64) -> UInt8 {
+        if marker == 0x10, bits < smallIntegerCache.count { return 0 }
+        return wordIndex.touch(marker, bits)
+    }
+
     /// Adds a real (marker 0x23) or date (0x33) from its bits, as `addScalar` does.
     mutating func addEightBytes(_ marker: UInt8, _ bits: UInt64) -> Int {
         addWord(marker, bits) { ScalarEncoding.eightBytes(marker, bits, into: &$0) }
@@ -295,6 +303,13 @@ struct WordIndex {
             slot = (slot + 1) & mask
         }
         return (nil, slot)
+    }
+
+    /// A byte of the slot where `marker` and `bits` would be looked up first.
+    func touch(_ marker: UInt8, _ bits: UInt64) -> UInt8 {
+        let mask = words.count / 2 - 1
+        return UInt8(
+            truncatingIfNeeded: words[2 * (Int(truncatingIfNeeded: SeededHash.word(bits, tag: marker)) & mask) + 1])
     }
 
     mutating func insert(_ object: Int, _ marker: UInt8, _ bits: UInt64, at slot: Int) {

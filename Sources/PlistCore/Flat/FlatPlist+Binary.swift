@@ -25,6 +25,8 @@ private struct FlatObjects {
     var emptyArray: Int?
     var emptyDictionary: Int?
     var entries = FlatEntries()
+    /// What `touchSlot` read, kept so that its reads are not optimized away.
+    var touched: UInt8 = 0
 
     init(flat: FlatPlist, table: ObjectTable) {
         self.flat = flat
@@ -61,6 +63,7 @@ private struct FlatObjects {
             for offset in 0..<count {
                 table.setReference(start + offset, to: keyObject(entries.stack[first + offset].key))
             }
+            for offset in 0..<count { touchSlot(of: entries.stack[first + offset].value) }
             for offset in 0..<count {
                 let childObject = try add(entries.stack[first + offset].value, depth: depth + 1)
                 table.setReference(start + count + offset, to: childObject)
@@ -81,6 +84,18 @@ private struct FlatObjects {
                 ScalarEncoding.header(0x40, count: data.count, into: &$0)
                 $0.append(contentsOf: data)
             }
+        }
+    }
+
+    /// Reads where the table will look up the number or date at `node` (see `touchWord`).
+    private mutating func touchSlot(of node: Int32) {
+        let value = flat.nodes[Int(node)]
+        switch value.kind {
+        case .signed where Int64(bitPattern: value.payload) >= 0, .unsigned where value.payload <= Int64.max:
+            touched &+= table.touchWord(0x10, value.payload)
+        case .real: touched &+= table.touchWord(0x23, value.payload)
+        case .date: touched &+= table.touchWord(0x33, value.payload)
+        default: break
         }
     }
 
