@@ -136,9 +136,8 @@ struct ObjectTable {
     /// Adds an integer, as `addScalar` does.
     mutating func addInteger(_ integer: PlistInteger) -> Int {
         guard let small = integer.int, small >= 0, small < smallIntegerCache.count else {
-            // Integers above Int64.max (written in 16 bytes) apart from the others.
-            let marker: UInt8 = integer.int64 == nil ? 0x14 : 0x10
-            return addWord(marker, integer.uint64 ?? integer.bitPattern) { ScalarEncoding.integer(integer, into: &$0) }
+            let (marker, bits) = Self.wordKey(of: integer)
+            return addWord(marker, bits) { ScalarEncoding.integer(integer, into: &$0) }
         }
         if smallIntegerCache[small] >= 0 { return Int(smallIntegerCache[small]) }
         let object = addScalar { ScalarEncoding.integer(integer, into: &$0) }
@@ -146,12 +145,24 @@ struct ObjectTable {
         return object
     }
 
-    /// Reads the word-index slot where an integer (marker 0x10) or a real or date would be
-    /// found, and returns a byte of it: reading the slots of a container's values before adding
-    /// them lets their cache misses overlap instead of coming one after another.
-    func touchWord(_ marker: UInt8, _ bits: UInt64) -> UInt8 {
-        if marker == 0x10, bits < smallIntegerCache.count { return 0 }
+    /// How `wordIndex` knows an integer: integers above Int64.max (written in 16 bytes) apart
+    /// from the others.
+    private static func wordKey(of integer: PlistInteger) -> (marker: UInt8, bits: UInt64) {
+        (integer.int64 == nil ? 0x14 : 0x10, integer.uint64 ?? integer.bitPattern)
+    }
+
+    /// Reads where `addInteger` will look `integer` up, and returns a byte of it: reading the
+    /// slots of a container's values before adding them lets their cache misses overlap
+    /// instead of coming one after another.
+    func touchInteger(_ integer: PlistInteger) -> UInt8 {
+        if let small = integer.int, small >= 0, small < smallIntegerCache.count { return 0 }
+        let (marker, bits) = Self.wordKey(of: integer)
         return wordIndex.touch(marker, bits)
+    }
+
+    /// Reads where `addEightBytes` will look a real or date up, as `touchInteger` does.
+    func touchEightBytes(_ marker: UInt8, _ bits: UInt64) -> UInt8 {
+        wordIndex.touch(marker, bits)
     }
 
     /// Adds a real (marker 0x23) or date (0x33) from its bits, as `addScalar` does.
@@ -224,6 +235,14 @@ struct ObjectTable {
     }
 }
 
+/// How many slots a hash index with room for `capacity` entries at most half full starts with:
+/// a power of two, at least 1024.
+private func hashSlotCount(for capacity: Int) -> Int {
+    var size = 1024
+    while size < 2 * capacity { size *= 2 }
+    return size
+}
+
 /// An open-addressing hash set of the scalar objects, keyed by their encoded bytes.
 struct ScalarIndex {
     // Invariant: each slot is 0 (empty) or `hash << 32 | (object + 1)`; at most half are full.
@@ -232,9 +251,7 @@ struct ScalarIndex {
 
     /// An index with room for `capacity` objects before it grows.
     init(capacity: Int) {
-        var size = 1024
-        while size < 2 * capacity { size *= 2 }
-        slots = [UInt64](repeating: 0, count: size)
+        slots = [UInt64](repeating: 0, count: hashSlotCount(for: capacity))
     }
 
     static func hash(_ bytes: [UInt8], _ range: Range<Int>) -> UInt32 {
@@ -286,15 +303,18 @@ struct WordIndex {
     private var count = 0
 
     init(capacity: Int) {
-        var size = 1024
-        while size < 2 * capacity { size *= 2 }
-        words = [UInt64](repeating: 0, count: 2 * size)
+        words = [UInt64](repeating: 0, count: 2 * hashSlotCount(for: capacity))
+    }
+
+    /// The slot where `marker` and `bits` are looked for first.
+    private func firstSlot(_ marker: UInt8, _ bits: UInt64) -> Int {
+        Int(truncatingIfNeeded: SeededHash.word(bits, tag: marker)) & (words.count / 2 - 1)
     }
 
     /// The object with `marker` and `bits`, or the empty slot where it belongs.
     func find(_ marker: UInt8, _ bits: UInt64) -> (object: Int?, slot: Int) {
         let mask = words.count / 2 - 1
-        var slot = Int(truncatingIfNeeded: SeededHash.word(bits, tag: marker)) & mask
+        var slot = firstSlot(marker, bits)
         while words[2 * slot + 1] != 0 {
             let tag = words[2 * slot + 1]
             if words[2 * slot] == bits, tag >> 32 == UInt64(marker) {
@@ -307,9 +327,7 @@ struct WordIndex {
 
     /// A byte of the slot where `marker` and `bits` would be looked up first.
     func touch(_ marker: UInt8, _ bits: UInt64) -> UInt8 {
-        let mask = words.count / 2 - 1
-        return UInt8(
-            truncatingIfNeeded: words[2 * (Int(truncatingIfNeeded: SeededHash.word(bits, tag: marker)) & mask) + 1])
+        UInt8(truncatingIfNeeded: words[2 * firstSlot(marker, bits) + 1])
     }
 
     mutating func insert(_ object: Int, _ marker: UInt8, _ bits: UInt64, at slot: Int) {

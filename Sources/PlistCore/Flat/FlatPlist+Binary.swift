@@ -87,14 +87,14 @@ private struct FlatObjects {
         }
     }
 
-    /// Reads where the table will look up the number or date at `node` (see `touchWord`).
+    /// Reads where the table will look up the number or date at `node` (see `touchInteger`).
     private mutating func touchSlot(of node: Int32) {
         let value = flat.nodes[Int(node)]
         switch value.kind {
-        case .signed where Int64(bitPattern: value.payload) >= 0, .unsigned where value.payload <= Int64.max:
-            touched &+= table.touchWord(0x10, value.payload)
-        case .real: touched &+= table.touchWord(0x23, value.payload)
-        case .date: touched &+= table.touchWord(0x33, value.payload)
+        case .signed: touched &+= table.touchInteger(PlistInteger(Int64(bitPattern: value.payload)))
+        case .unsigned: touched &+= table.touchInteger(PlistInteger(value.payload))
+        case .real: touched &+= table.touchEightBytes(0x23, value.payload)
+        case .date: touched &+= table.touchEightBytes(0x33, value.payload)
         default: break
         }
     }

@@ -27,13 +27,14 @@ package import Foundation
 /// Nothing it accepts is refused by the libxml2 reader, and it gives the values that reader
 /// gives. It keeps its own stack of open elements, so deep nesting cannot overflow the call stack.
 package enum XMLScanner {
-    /// The table of `document`, or `nil` when the document is not one this scanner reads.
     /// The value of the document in `bytes` (which it copies), or `nil` when the document is
     /// not one this scanner reads.
     package static func plist(of bytes: Span<UInt8>, options: PlistReadOptions) -> Plist? {
         table(of: Data(copying: bytes), options: options)?.plist()
     }
 
+    /// The table of `document` (kept, not copied), or `nil` when the document is not one this
+    /// scanner reads.
     package static func table(of document: Data, options: PlistReadOptions) -> XMLTable? {
         let bytes = document.span
         guard bytes.count <= Int(Int32.max) else { return nil }

@@ -79,7 +79,7 @@ package final class XMLTable: IndexedPlist {
     /// `prefix` and `secondWord`.
     private let keyPrefixes: [UInt64]
     private let maxDepth: Int
-    /// What `prefetchText` read, kept so that its reads are not optimized away.
+    /// What `prefetch` read, kept so that its reads are not optimized away.
     private var touched: UInt8 = 0
 
     init(document: Data, nodes: [Node], children: [Int32], keyPrefixes: [UInt64], maxDepth: Int) {
@@ -162,14 +162,15 @@ package final class XMLTable: IndexedPlist {
         guard depth < maxDepth else { throw PlistError(.tooDeep(limit: maxDepth), at: 0) }
         let entry = nodes[node]
         let entries = IndexedEntries(node: node, count: entry.count, base: Int(entry.start))
-        prefetchText(of: entries)
+        prefetch(entries, keyWords: Int(entry.end >> 32))
         return .entries(entries)
     }
 
-    /// Reads one byte per cache line of the document from the first key of `entries` to the
-    /// last: the decoder reads the dictionary's strings next, and these independent reads bring
-    /// their lines in together instead of one cache miss after another.
-    private func prefetchText(of entries: IndexedEntries) {
+    /// Reads one byte per cache line of what the decoder reads next from the dictionary
+    /// `entries` (its text in the document, its nodes, its keys' prefixes from `keyWords` on):
+    /// these independent reads bring the lines in together instead of one cache miss after
+    /// another. Dictionaries spanning 64 KB or more of text (which hold others) are left alone.
+    private func prefetch(_ entries: IndexedEntries, keyWords: Int) {
         guard entries.count > 1 else { return }
         let first = Int(nodes[Int(children[entries.base])].start)
         let last = Int(nodes[Int(children[entries.base + 2 * (entries.count - 1)])].start)
@@ -182,8 +183,7 @@ package final class XMLTable: IndexedPlist {
         let lastNode = Int(children[entries.base + 2 * entries.count - 1])
         for index in stride(from: entries.node + 1, through: lastNode, by: 4) { sum &+= nodes[index].flags }
         // Its keys' prefixes, eight words to a line.
-        let words = Int(nodes[entries.node].end >> 32)
-        for index in stride(from: words, to: words + 2 * entries.count, by: 8) {
+        for index in stride(from: keyWords, to: keyWords + 2 * entries.count, by: 8) {
             sum &+= UInt8(truncatingIfNeeded: keyPrefixes[index])
         }
         touched = sum
