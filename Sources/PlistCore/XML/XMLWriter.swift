@@ -91,8 +91,9 @@ struct XMLOutput {
         out.append(addingCapacity: Self.header.utf8CodeUnitCount) { $0.append(Self.header) }
     }
 
-    /// Ends the document and returns it.
-    consuming func finish() -> [UInt8] {
+    /// Ends the document and returns it. (Not `consuming`: that made `out` a second reference
+    /// to the buffer, so the append copied the whole document.)
+    mutating func finish() -> [UInt8] {
         out.append(addingCapacity: 9) { $0.append("</plist>\n") }
         return out
     }
