@@ -107,11 +107,13 @@ struct ObjectTable {
     /// Most integers in real files are small, and this finds them without hashing.
     private var smallIntegerCache = [Int32](repeating: -1, count: 4096)
 
-    /// A table with room for about `expectedObjects` objects, so that it need not grow.
-    init(maxDepth: Int, expectedObjects: Int = 0) {
+    /// A table with room for about `expectedObjects` objects, `expectedReferences` references
+    /// in containers and `expectedScalarBytes` bytes of scalars, so that it need not grow.
+    init(maxDepth: Int, expectedObjects: Int = 0, expectedReferences: Int = 0, expectedScalarBytes: Int = 0) {
         self.maxDepth = maxDepth
         entries.reserveCapacity(expectedObjects)
-        references.reserveCapacity(expectedObjects)
+        references.reserveCapacity(expectedReferences)
+        scalarBytes.reserveCapacity(expectedScalarBytes)
         scalarIndex = ScalarIndex(capacity: expectedObjects / 2)
         wordIndex = WordIndex(capacity: expectedObjects / 2)
     }

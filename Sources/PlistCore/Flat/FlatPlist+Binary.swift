@@ -3,9 +3,12 @@ extension FlatPlist {
     /// `plist(at: 0)`.
     /// - Throws: `.tooDeep` past `options.maxDepth`.
     package func binaryBytes(options: PlistWriteOptions) throws(PlistError) -> [UInt8] {
-        // Uniquing typically leaves half the nodes as objects.
-        var table = ObjectTable(maxDepth: options.maxDepth, expectedObjects: nodes.count / 2)
-        table.scalarBytes.reserveCapacity(bytes.count + 3 * nodes.count)
+        // Uniquing typically leaves half the nodes as objects. Each node is at most two
+        // references (a value and its key). The table is made in place: a copy of it in a
+        // local variable made the first insertions copy its indexes.
+        let table = ObjectTable(
+            maxDepth: options.maxDepth, expectedObjects: nodes.count / 2, expectedReferences: 2 * nodes.count,
+            expectedScalarBytes: bytes.count + 3 * nodes.count)
         var objects = FlatObjects(flat: self, table: table)
         _ = try objects.add(0, depth: 0)
         return objects.table.serialize()
