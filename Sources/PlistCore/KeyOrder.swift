@@ -20,7 +20,28 @@ enum KeyOrder {
             previous = key
         }
         if isSorted { return nil }
-        return keys.indices.sorted { precedesInUTF16(keys[$0], keys[$1]) }
+        return sortedIndices(keys.elements)
+    }
+
+    /// The positions of `keys` (all different) in CoreFoundation's order. Each key's first 8
+    /// bytes, as one word, order most pairs; `precedesInUTF16` orders the rest.
+    static func sortedIndices(_ keys: [String]) -> [Int] {
+        var items = keys.indices.map { (word: orderWord(keys[$0]), index: $0) }
+        items.sort { $0.word != $1.word ? $0.word < $1.word : precedesInUTF16(keys[$0.index], keys[$1.index]) }
+        return items.map(\.index)
+    }
+
+    /// The first 8 bytes of `key`'s UTF-8 as a big-endian word, each byte mapped as
+    /// `precedesInUTF16` maps it, missing bytes 0: of two keys, the one with the smaller word
+    /// comes first; equal words say nothing (`"a"` and `"a\0"`).
+    static func orderWord(_ key: String) -> UInt64 {
+        let utf8 = key.utf8.span
+        var word: UInt64 = 0
+        for index in 0..<8 {
+            let byte = index < utf8.count ? utf8[index] : 0
+            word = word << 8 | UInt64(byte & 0xFE == 0xEE ? byte &+ 0x10 : byte)
+        }
+        return word
     }
 
     static func precedesInUTF16(_ a: String, _ b: String) -> Bool {

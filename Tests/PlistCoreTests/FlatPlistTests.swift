@@ -49,6 +49,25 @@ import Testing
         #expect(try flat.xmlBytes(options: Self.unsorted) == expected.xmlBytes(options: Self.unsorted))
     }
 
+    /// The same, in dictionaries whose keys are numbered past the first 128 (which the XML
+    /// writer sorts, where it places the first keys without sorting), mixed with first keys.
+    @Test func aKeyAddedAgainAmongManyKeysTakesTheLastValue() throws {
+        var flat = FlatPlist()
+        let top = flat.addContainer(.array, to: -1, key: nil)
+        let many = flat.addContainer(.dictionary, to: top, key: nil)
+        for number in 0..<200 { try flat.add(.signed(Int64(number)), to: many, key: "k\(199 - number)") }
+        let again = flat.addContainer(.dictionary, to: top, key: nil)
+        for (key, value) in [("k5", 1), ("k150", 2), ("k5", 3), ("k20", 4), ("k150", 5), ("k150", 6)] {
+            try flat.add(.signed(Int64(value)), to: again, key: key)
+        }
+        var expectedMany = OrderedDictionary<String, Plist>()
+        for number in 0..<200 { expectedMany["k\(199 - number)"] = .integer(PlistInteger(number)) }
+        let expected: Plist = [.dictionary(expectedMany), ["k5": 3, "k150": 6, "k20": 4]]
+        #expect(flat.plist(at: 0).isIdentical(to: expected))
+        #expect(try flat.xmlBytes(options: .init()) == expected.xmlBytes())
+        #expect(try flat.xmlBytes(options: Self.unsorted) == expected.xmlBytes(options: Self.unsorted))
+    }
+
     /// Keys are told apart by their bytes: "é" and "e\u{301}", or "K" and U+212A KELVIN SIGN
     /// (equal as Swift strings), stay two keys.
     @Test func keysAreToldApartByTheirBytes() throws {

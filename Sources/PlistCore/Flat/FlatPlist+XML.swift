@@ -5,8 +5,8 @@ extension FlatPlist {
     package func xmlBytes(options: PlistWriteOptions) throws(PlistError) -> [UInt8] {
         // About what the tags, indentation and base64 add to the content.
         var text = XMLOutput(options: options, capacity: bytes.count / 3 * 4 + nodes.count * 48 + 256)
-        var entries = FlatEntries()
-        try FlatXMLWriter(flat: self, sortsKeys: options.sortsKeys).value(0, depth: 0, into: &text, &entries)
+        var writer = FlatXMLWriter(flat: self, sortsKeys: options.sortsKeys)
+        try writer.value(0, depth: 0, into: &text)
         return text.finish()
     }
 }
@@ -30,24 +30,32 @@ struct FlatEntries {
 /// Writes a `FlatPlist` into `XMLOutput`, as `XMLWriter` writes the same value as a `Plist`.
 private struct FlatXMLWriter {
     let flat: FlatPlist
-    /// Per key number: its place among all keys in CoreFoundation's order; `nil` to keep each
-    /// dictionary's own order.
-    let ranks: [Int32]?
+    /// The line of every key (`<key>...</key>` and the newline), one after another, made once.
+    let keyLines: [UInt8]
+    /// Per key number: where its line ends in `keyLines` (it starts where the previous one ends).
+    let keyLineEnds: [Int]
+    /// CoreFoundation's order of the keys; `nil` to keep each dictionary's own order.
+    let ranking: KeyRanking?
+    /// The entries of the dictionaries being written.
+    var entries = FlatEntries()
+    /// Scratch space of `pushSorted`: per place among the first keys, the entry with that key.
+    var slots = [Int32](repeating: -1, count: KeyRanking.firstKeyCount)
 
     init(flat: FlatPlist, sortsKeys: Bool) {
         self.flat = flat
-        guard sortsKeys else {
-            ranks = nil
-            return
+        var keyLines: [UInt8] = []
+        var keyLineEnds: [Int] = []
+        keyLineEnds.reserveCapacity(flat.keys.names.count)
+        for name in flat.keys.names {
+            XMLOutput.keyLine(name.utf8.span, into: &keyLines)
+            keyLineEnds.append(keyLines.count)
         }
-        let names = flat.keys.names
-        var ranks = [Int32](repeating: 0, count: names.count)
-        let order = names.indices.sorted { KeyOrder.precedesInUTF16(names[$0], names[$1]) }
-        for (rank, key) in order.enumerated() { ranks[key] = Int32(rank) }
-        self.ranks = ranks
+        self.keyLines = keyLines
+        self.keyLineEnds = keyLineEnds
+        ranking = sortsKeys ? KeyRanking(flat.keys.names) : nil
     }
 
-    func value(_ node: Int32, depth: Int, into text: inout XMLOutput, _ entries: inout FlatEntries) throws(PlistError) {
+    mutating func value(_ node: Int32, depth: Int, into text: inout XMLOutput) throws(PlistError) {
         let value = flat.nodes[Int(node)]
         switch value.kind {
         case .string: try text.string(flat.bytes.span.extracting(flat.range(of: value)), depth: depth)
@@ -60,19 +68,88 @@ private struct FlatXMLWriter {
         case .data: try text.data(flat.bytes.span.extracting(flat.range(of: value)), depth: depth)
         case .array:
             guard try text.open("array", isEmpty: value.count == 0, depth: depth) else { return }
-            for child in flat.children(of: node) { try self.value(child, depth: depth + 1, into: &text, &entries) }
+            for child in flat.children(of: node) { try self.value(child, depth: depth + 1, into: &text) }
             text.close("array", depth: depth)
         case .dictionary:
             guard try text.open("dict", isEmpty: value.count == 0, depth: depth) else { return }
-            let start = entries.push(node, of: flat)
-            if let ranks { entries.stack[start...].sort { ranks[Int($0.key)] < ranks[Int($1.key)] } }
+            let start = ranking.map { pushSorted(node, $0) } ?? entries.push(node, of: flat)
             for index in start..<entries.stack.count {
                 let (key, child) = entries.stack[index]
-                try text.key(flat.keys.names[Int(key)].utf8.span, depth: depth + 1)
-                try self.value(child, depth: depth + 1, into: &text, &entries)
+                let lineStart = key == 0 ? 0 : keyLineEnds[Int(key) - 1]
+                try text.line(keyLines.span.extracting(lineStart..<keyLineEnds[Int(key)]), depth: depth + 1)
+                try self.value(child, depth: depth + 1, into: &text)
             }
             entries.stack.removeSubrange(start...)
             text.close("dict", depth: depth)
         }
+    }
+
+    /// Appends the entries of dictionary `node` to `entries.stack` in `ranking`'s order, each
+    /// key once with the last value added under it; returns where they start.
+    ///
+    /// When every key is among the first keys (as in most dictionaries: a model's keys are
+    /// numbered when its first value is encoded), each entry goes to its key's place in
+    /// `slots` and a bit of a mask, and the set bits give the order: no sorting, and a key
+    /// added again simply takes the later slot. Other dictionaries are sorted.
+    private mutating func pushSorted(_ node: Int32, _ ranking: KeyRanking) -> Int {
+        let start = entries.stack.count
+        var places = (low: UInt64(0), high: UInt64(0))
+        var hasOtherKeys = false
+        for child in flat.children(of: node) {
+            let key = Int(flat.nodes[Int(child)].key)
+            guard key < ranking.placeOfFirstKey.count else {
+                hasOtherKeys = true
+                break
+            }
+            let place = Int(ranking.placeOfFirstKey[key])
+            slots[place] = child
+            if place < 64 { places.low |= 1 << place } else { places.high |= 1 << (place - 64) }
+        }
+        if !hasOtherKeys {
+            for (word, offset) in [(places.low, 0), (places.high, 64)] {
+                var bits = word
+                while bits != 0 {
+                    let place = offset + bits.trailingZeroBitCount
+                    bits &= bits - 1
+                    entries.stack.append((ranking.firstKeysInOrder[place], slots[place]))
+                }
+            }
+            return start
+        }
+        for child in flat.children(of: node) { entries.stack.append((flat.nodes[Int(child)].key, child)) }
+        // A key added again has a later node, so it sorts after the first and is kept.
+        let ranks = ranking.ranks
+        entries.stack[start...].sort { (ranks[Int($0.key)], $0.value) < (ranks[Int($1.key)], $1.value) }
+        var kept = start
+        for index in start..<entries.stack.count {
+            if index + 1 < entries.stack.count, entries.stack[index + 1].key == entries.stack[index].key { continue }
+            entries.stack[kept] = entries.stack[index]
+            kept += 1
+        }
+        entries.stack.removeSubrange(kept...)
+        return start
+    }
+}
+
+/// CoreFoundation's order of a `FlatPlist`'s keys.
+private struct KeyRanking {
+    /// How many of the first keys (by number) `pushSorted` places without sorting: two words of bits.
+    static let firstKeyCount = 128
+    /// Per key number: its place among all keys.
+    let ranks: [Int32]
+    /// Per key number below `firstKeyCount`: its place among those keys.
+    let placeOfFirstKey: [UInt8]
+    /// The keys numbered below `firstKeyCount`, in order.
+    let firstKeysInOrder: [Int32]
+
+    init(_ names: [String]) {
+        var ranks = [Int32](repeating: 0, count: names.count)
+        for (rank, key) in KeyOrder.sortedIndices(names).enumerated() { ranks[key] = Int32(rank) }
+        self.ranks = ranks
+        let first = min(names.count, Self.firstKeyCount)
+        firstKeysInOrder = (0..<Int32(first)).sorted { ranks[Int($0)] < ranks[Int($1)] }
+        var placeOfFirstKey = [UInt8](repeating: 0, count: first)
+        for (place, key) in firstKeysInOrder.enumerated() { placeOfFirstKey[Int(key)] = UInt8(place) }
+        self.placeOfFirstKey = placeOfFirstKey
     }
 }

@@ -210,30 +210,39 @@ struct XMLOutput {
         }
     }
 
+    /// A line holding `text`, written as it is after the indentation: a line made by
+    /// `keyLine` once for a key written many times.
+    mutating func line(_ text: Span<UInt8>, depth: Int) throws(PlistError) {
+        try reserve(depth + text.count)
+        out.append(addingCapacity: depth + text.count) { span in
+            span.indent(depth)
+            span.append(copying: text)
+        }
+    }
+
+    /// Appends the line of the key `utf8` without its indentation (`<key>`, the key escaped,
+    /// `</key>` and the newline) to `lines`.
+    static func keyLine(_ utf8: Span<UInt8>, into lines: inout [UInt8]) {
+        let escapes = escapeCount(utf8)
+        lines.append(addingCapacity: 12 + utf8.count + 4 * escapes) { span in
+            span.append("<key>")
+            span.appendEscaped(utf8, escapes: escapes)
+            span.append("</key>\n")
+        }
+    }
+
     /// A line holding `utf8`, escaped, between two tags.
     private mutating func text(
         _ utf8: Span<UInt8>, between open: StaticString, and close: StaticString, depth: Int
     ) throws(PlistError) {
         let count = utf8.count
         try reserve(depth + count)
-        var escapes = 0
-        for index in utf8.indices where isEscaped(utf8[index]) { escapes += 1 }
+        let escapes = escapeCount(utf8)
         let tags = open.utf8CodeUnitCount + close.utf8CodeUnitCount
         out.append(addingCapacity: depth + tags + count + 4 * escapes) { span in
             span.indent(depth)
             span.append(open)
-            if escapes == 0 {
-                span.append(copying: utf8)
-            } else {
-                for index in utf8.indices {
-                    switch utf8[index] {
-                    case 0x26: span.append("&amp;")
-                    case 0x3C: span.append("&lt;")
-                    case 0x3E: span.append("&gt;")
-                    case let byte: span.append(byte)
-                    }
-                }
-            }
+            span.appendEscaped(utf8, escapes: escapes)
             span.append(close)
         }
     }
@@ -258,7 +267,31 @@ struct XMLOutput {
 /// XML (libxml2 rejects it), as Foundation's is.
 private func isEscaped(_ byte: UInt8) -> Bool { byte == 0x26 || byte == 0x3C || byte == 0x3E }
 
+/// How many bytes of `utf8` the XML writers escape.
+private func escapeCount(_ utf8: Span<UInt8>) -> Int {
+    var escapes = 0
+    for index in utf8.indices where isEscaped(utf8[index]) { escapes += 1 }
+    return escapes
+}
+
 extension OutputSpan<UInt8> {
+    /// `utf8` with `&`, `<` and `>` escaped, given that it holds `escapes` of them (4 more
+    /// bytes each).
+    fileprivate mutating func appendEscaped(_ utf8: Span<UInt8>, escapes: Int) {
+        guard escapes > 0 else {
+            append(copying: utf8)
+            return
+        }
+        for index in utf8.indices {
+            switch utf8[index] {
+            case 0x26: append("&amp;")
+            case 0x3C: append("&lt;")
+            case 0x3E: append("&gt;")
+            case let byte: append(byte)
+            }
+        }
+    }
+
     fileprivate mutating func indent(_ depth: Int) {
         append(repeating: 0x09, count: depth)
     }
