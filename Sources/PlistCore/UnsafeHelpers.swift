@@ -1,5 +1,9 @@
 import OrderedCollections
 
+#if os(Linux)
+import Glibc
+#endif
+
 #if canImport(FoundationEssentials)
 package import FoundationEssentials
 #else
@@ -27,6 +31,51 @@ extension Data {
         // SAFETY: the buffer is valid for the duration of the closure, and Data copies it.
         self = unsafe span.withUnsafeBufferPointer { buffer in unsafe Data(buffer: buffer) }
     }
+}
+
+extension Array where Element: BitwiseCopyable {
+    /// An empty array with room for at least `capacity` elements, for a buffer of megabytes
+    /// filled once (a writer's output, a reader's table). On Linux the kernel is asked to back
+    /// it with 2 MB pages where it can (transparent huge pages, `madvise` mode): every fresh
+    /// page costs a fault and zeroing, and one fault per 2 MB instead of per 4 KB made XML
+    /// encoding 9 % faster. Small buffers (under 4 MB) are left as they are.
+    package init(largeCapacity capacity: Int) {
+        self.init()
+        reserveCapacity(capacity)
+        #if os(Linux)
+        let size = capacity * MemoryLayout<Element>.stride
+        guard size >= Self.largeSize else { return }
+        // SAFETY: only the address of the storage is taken, to advise the kernel about the
+        // whole 2 MB pages inside the `size` bytes reserved; nothing is read or written.
+        let base = unsafe withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }
+        let start = (base + Self.hugePage - 1) & ~(Self.hugePage - 1)
+        let end = (base + UInt(size)) & ~(Self.hugePage - 1)
+        guard end > start, let address = unsafe UnsafeMutableRawPointer(bitPattern: start) else { return }
+        _ = unsafe madvise(address, Int(end - start), MADV_HUGEPAGE)
+        #endif
+    }
+
+    /// `count` copies of `value`, in storage as `init(largeCapacity:)` makes.
+    package init(largeRepeating value: Element, count: Int) {
+        self.init(largeCapacity: count)
+        append(contentsOf: repeatElement(value, count: count))
+    }
+
+    /// Makes room for `extra` more elements when there is none, doubling the capacity as
+    /// `append` would, into storage as `init(largeCapacity:)` makes.
+    @inline(__always)
+    package mutating func reserveLarge(adding extra: Int) {
+        if count + extra > capacity { growLarge(adding: extra) }
+    }
+
+    private mutating func growLarge(adding extra: Int) {
+        var grown = Self(largeCapacity: Swift.max(2 * capacity, count + extra))
+        grown.append(contentsOf: self)
+        self = grown
+    }
+
+    private static var largeSize: Int { 4 << 20 }
+    private static var hugePage: UInt { 2 << 20 }
 }
 
 /// The identity of a container's storage: equal for copies of one array or dictionary (which

@@ -28,4 +28,45 @@ import Testing
             #expect(span.word(at: offset) == expected)
         }
     }
+
+    /// Large-capacity arrays are ordinary empty arrays with room for what was asked, small or
+    /// large, and grow keeping their elements.
+    @Test(arguments: [0, 1, 1_000, 3 << 20])
+    func largeCapacityArraysAreOrdinaryArrays(count: Int) {
+        var words = [UInt64](largeCapacity: count)
+        #expect(words.isEmpty && words.capacity >= count)
+        words.append(contentsOf: (0..<UInt64(count)).map { $0 &* 0x9E37_79B9 })
+        words.reserveLarge(adding: 10)
+        #expect(words.capacity >= count + 10)
+        words.append(7)
+        #expect(words == (0..<UInt64(count)).map { $0 &* 0x9E37_79B9 } + [7])
+        #expect([Int32](largeRepeating: -1, count: count) == Array(repeating: -1, count: count))
+    }
+
+    #if os(Linux)
+    /// On Linux with transparent huge pages available, a large array's storage is in a mapping
+    /// the kernel was asked to back with 2 MB pages (flag `hg` in /proc/self/smaps).
+    @Test func largeArraysAskForHugePages() throws {
+        let setting = try? String(contentsOfFile: "/sys/kernel/mm/transparent_hugepage/enabled", encoding: .utf8)
+        guard let setting, !setting.contains("[never]") else { return }
+        let words = [UInt64](largeCapacity: 4 << 20)
+        let middle = words.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) } + (16 << 20)
+        // Read to the end: the file's size is reported as 0.
+        let file = try #require(FileHandle(forReadingAtPath: "/proc/self/smaps"))
+        let smaps = String(decoding: file.readDataToEndOfFile(), as: UTF8.self)
+        var inMapping = false
+        var flags: String?
+        for line in smaps.split(separator: "\n") {
+            let fields = line.split(separator: " ")
+            if let range = fields.first, range.contains("-"), !range.hasSuffix(":") {
+                let bounds = range.split(separator: "-").compactMap { UInt($0, radix: 16) }
+                inMapping = bounds.count == 2 && bounds[0] <= middle && middle < bounds[1]
+            } else if inMapping, line.hasPrefix("VmFlags:") {
+                flags = String(line)
+            }
+        }
+        #expect(flags?.split(separator: " ").contains("hg") == true, "\(flags ?? "no mapping")")
+        #expect(words.isEmpty)
+    }
+    #endif
 }

@@ -276,9 +276,9 @@ private struct BinaryWeigher {
     init(trailer: BinaryTrailer, options: PlistReadOptions) {
         self.trailer = trailer
         self.options = options
-        weights = Array(repeating: 0, count: trailer.objectCount)
-        directDictionaries = Array(repeating: 0, count: trailer.objectCount)
-        keyNumbers = Array(repeating: -1, count: trailer.objectCount)
+        weights = Array(largeRepeating: 0, count: trailer.objectCount)
+        directDictionaries = Array(largeRepeating: 0, count: trailer.objectCount)
+        keyNumbers = Array(largeRepeating: -1, count: trailer.objectCount)
     }
 
     /// How many values object `ref` stands for when expanded (itself included), and how many

@@ -86,7 +86,7 @@ private struct TreeObjects {
 /// stored once each, containers with the object numbers of their contents. The writers of
 /// `Plist` and of `FlatPlist` add to it, in the same order for the same value.
 struct ObjectTable {
-    struct Entry {
+    struct Entry: BitwiseCopyable {
         /// 0 for a scalar, else the container marker's high nibble (0xA0 or 0xD0).
         var marker: UInt8
         /// Scalars: where its bytes start in `scalarBytes`. Containers: where its references start in `references`.
@@ -111,9 +111,9 @@ struct ObjectTable {
     /// in containers and `expectedScalarBytes` bytes of scalars, so that it need not grow.
     init(maxDepth: Int, expectedObjects: Int = 0, expectedReferences: Int = 0, expectedScalarBytes: Int = 0) {
         self.maxDepth = maxDepth
-        entries.reserveCapacity(expectedObjects)
-        references.reserveCapacity(expectedReferences)
-        scalarBytes.reserveCapacity(expectedScalarBytes)
+        entries = [Entry](largeCapacity: expectedObjects)
+        references = [Int32](largeCapacity: expectedReferences)
+        scalarBytes = [UInt8](largeCapacity: expectedScalarBytes)
         scalarIndex = ScalarIndex(capacity: expectedObjects / 2)
         wordIndex = WordIndex(capacity: expectedObjects / 2)
     }
@@ -208,11 +208,9 @@ struct ObjectTable {
         }
         let tableOffset = 8 + objectAreaSize
         let offsetSize = byteWidth(holding: UInt64(tableOffset))
-        var out: [UInt8] = []
-        out.reserveCapacity(tableOffset + entries.count * offsetSize + BinaryTrailer.size)
+        var out = [UInt8](largeCapacity: tableOffset + entries.count * offsetSize + BinaryTrailer.size)
         out.append(contentsOf: "bplist00".utf8)
-        var offsets: [Int] = []
-        offsets.reserveCapacity(entries.count)
+        var offsets = [Int](largeCapacity: entries.count)
         for entry in entries {
             offsets.append(out.count)
             if entry.marker == 0 {
@@ -253,7 +251,7 @@ struct ScalarIndex {
 
     /// An index with room for `capacity` objects before it grows.
     init(capacity: Int) {
-        slots = [UInt64](repeating: 0, count: hashSlotCount(for: capacity))
+        slots = [UInt64](largeRepeating: 0, count: hashSlotCount(for: capacity))
     }
 
     static func hash(_ bytes: [UInt8], _ range: Range<Int>) -> UInt32 {
@@ -286,7 +284,7 @@ struct ScalarIndex {
         count += 1
         guard 2 * count > slots.count else { return }
         let old = slots
-        slots = [UInt64](repeating: 0, count: 2 * old.count)
+        slots = [UInt64](largeRepeating: 0, count: 2 * old.count)
         let mask = slots.count - 1
         for stored in old where stored != 0 {
             var index = Int(truncatingIfNeeded: stored >> 32) & mask
@@ -305,7 +303,7 @@ struct WordIndex {
     private var count = 0
 
     init(capacity: Int) {
-        words = [UInt64](repeating: 0, count: 2 * hashSlotCount(for: capacity))
+        words = [UInt64](largeRepeating: 0, count: 2 * hashSlotCount(for: capacity))
     }
 
     /// The slot where `marker` and `bits` are looked for first.
@@ -338,7 +336,7 @@ struct WordIndex {
         count += 1
         guard 4 * count > words.count else { return }
         let old = words
-        words = [UInt64](repeating: 0, count: 2 * old.count)
+        words = [UInt64](largeRepeating: 0, count: 2 * old.count)
         count = 0
         for index in stride(from: 0, to: old.count, by: 2) where old[index + 1] != 0 {
             let tag = old[index + 1]

@@ -17,11 +17,11 @@ package import Foundation
 /// dictionary keeps its first place and takes the last value, as in `Plist`'s dictionaries; the
 /// readers of this storage (the writers and `plist(at:)`) resolve that.
 package struct FlatPlist {
-    package enum Kind: UInt8 {
+    package enum Kind: UInt8, BitwiseCopyable {
         case dictionary, array, string, signed, unsigned, real, bool, date, data
     }
 
-    package struct Node {
+    package struct Node: BitwiseCopyable {
         package var kind: Kind
         /// The number of the entry's key (in `keys`), for a dictionary's child; -1 otherwise.
         package var key: Int32
@@ -63,7 +63,9 @@ package struct FlatPlist {
     @discardableResult
     package mutating func add(_ scalar: Scalar, to parent: Int32, key: String?) throws(PlistError) -> Int32 {
         let node = Int32(nodes.count)
-        nodes.append(try make(scalar))
+        let made = try make(scalar)
+        nodes.reserveLarge(adding: 1)
+        nodes.append(made)
         link(node, to: parent, key: key)
         return node
     }
@@ -72,6 +74,7 @@ package struct FlatPlist {
     /// `key` when `parent` is a dictionary; returns its node.
     package mutating func addContainer(_ kind: Kind, to parent: Int32, key: String?) -> Int32 {
         let node = Int32(nodes.count)
+        nodes.reserveLarge(adding: 1)
         nodes.append(Node(kind: kind, key: -1, next: -1, count: 0, payload: 0))
         link(node, to: parent, key: key)
         return node
@@ -104,6 +107,7 @@ package struct FlatPlist {
         case .string(let string):
             node.payload = UInt64(bytes.count)
             node.count = try length(string.utf8.count)
+            bytes.reserveLarge(adding: Int(node.count))
             bytes.append(contentsOf: string.utf8)
         case .signed(let value):
             node.kind = .signed
@@ -124,6 +128,7 @@ package struct FlatPlist {
             node.kind = .data
             node.payload = UInt64(bytes.count)
             node.count = try length(data.count)
+            bytes.reserveLarge(adding: data.count)
             bytes.append(contentsOf: data)
         }
         return node

@@ -40,9 +40,9 @@ package enum XMLScanner {
         guard bytes.count <= Int(Int32.max) else { return nil }
         var scan = XMLScan(options: options)
         // Room for a node per 16 bytes: more than documents hold (pages never touched cost nothing).
-        scan.nodes.reserveCapacity(bytes.count / 16)
-        scan.children.reserveCapacity(bytes.count / 16)
-        scan.keyPrefixes.reserveCapacity(bytes.count / 16)
+        scan.nodes = [XMLTable.Node](largeCapacity: bytes.count / 16)
+        scan.children = [Int32](largeCapacity: bytes.count / 16)
+        scan.keyPrefixes = [UInt64](largeCapacity: bytes.count / 16)
         do throws(XMLScan.Decline) {
             try scan.document(bytes)
         } catch {

@@ -25,7 +25,7 @@ package final class XMLTable: IndexedPlist {
     /// (for a dictionary, the high 32 bits say where its keys' prefixes are in `keyPrefixes`);
     /// for `integer`, `end` is the bit pattern (`negative` in the flags), for `real` and `date`
     /// the bits of the `Double`.
-    struct Node {
+    struct Node: BitwiseCopyable {
         var kind: Kind
         var flags: UInt8
         var keyLength: UInt16 = 0

@@ -87,7 +87,7 @@ struct XMLOutput {
     init(options: PlistWriteOptions, capacity: Int) {
         maxOutputBytes = options.maxOutputBytes
         maxDepth = options.maxDepth
-        out.reserveCapacity(min(capacity, options.maxOutputBytes))
+        out = [UInt8](largeCapacity: min(capacity, options.maxOutputBytes))
         out.append(addingCapacity: Self.header.utf8CodeUnitCount) { $0.append(Self.header) }
     }
 

@@ -74,7 +74,9 @@ public final class PlistDecoder {
         let detected = try? Plist.format(of: data.span)
         if detected == .binary {
             format = .binary
-            return try decode(type, fromBinary: [UInt8](data))
+            var bytes = [UInt8](largeCapacity: data.count)
+            bytes.append(contentsOf: data)
+            return try decode(type, fromBinary: bytes)
         }
         // The table reads the bytes in place: no copy of the document.
         if detected == .xml, let table = XMLScanner.table(of: data, options: readOptions) {
