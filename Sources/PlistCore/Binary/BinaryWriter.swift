@@ -217,14 +217,16 @@ struct ObjectTable {
                 out.append(contentsOf: scalarBytes[entry.start..<entry.start + entry.count])
             } else {
                 ScalarEncoding.header(entry.marker, count: entry.count, into: &out)
-                let slots = entry.marker == 0xD0 ? 2 * entry.count : entry.count
-                for slot in entry.start..<entry.start + slots {
-                    appendUInt(UInt64(references[slot]), width: referenceSize, to: &out)
+                let slots = entry.start..<entry.start + (entry.marker == 0xD0 ? 2 * entry.count : entry.count)
+                out.append(addingCapacity: slots.count * referenceSize) { span in
+                    for slot in slots { span.appendBigEndian(UInt64(references[slot]), width: referenceSize) }
                 }
             }
         }
         assert(out.count == tableOffset)
-        for offset in offsets { appendUInt(UInt64(offset), width: offsetSize, to: &out) }
+        out.append(addingCapacity: offsets.count * offsetSize) { span in
+            for offset in offsets { span.appendBigEndian(UInt64(offset), width: offsetSize) }
+        }
         out.append(contentsOf: repeatElement(0, count: 6))
         out.append(UInt8(offsetSize))
         out.append(UInt8(referenceSize))
@@ -383,22 +385,8 @@ enum ScalarEncoding {
 
     /// The string with UTF-8 `utf8`: ASCII (0x5X) when every character is ASCII, else UTF-16BE (0x6X).
     static func string(_ utf8: some Collection<UInt8>, into out: inout [UInt8]) {
-        let start = out.count
-        out.append(0x50)
-        out.append(contentsOf: utf8)
-        var isASCII = true
-        for byte in out[(start + 1)...] where byte >= 0x80 {
-            isASCII = false
-            break
-        }
-        let count = out.count - start - 1
-        if isASCII, count < 0x0F {
-            out[start] = 0x50 | UInt8(count)
-            return
-        }
-        out.removeSubrange(start...)
-        if isASCII {
-            header(0x50, count: count, into: &out)
+        if utf8.allSatisfy({ $0 < 0x80 }) {
+            header(0x50, count: utf8.count, into: &out)
             out.append(contentsOf: utf8)
             return
         }
@@ -454,6 +442,18 @@ private func lengthSize(_ count: Int) -> Int {
 /// the offset table's offset to fit in the reference and offset widths.)
 private func byteWidth(holding value: UInt64) -> Int {
     max(1, (64 - value.leadingZeroBitCount + 7) / 8)
+}
+
+extension OutputSpan<UInt8> {
+    /// The low `width` bytes of `value`, most significant first.
+    @inline(__always)
+    fileprivate mutating func appendBigEndian(_ value: UInt64, width: Int) {
+        var shift = 8 * (width - 1)
+        while shift >= 0 {
+            append(UInt8(truncatingIfNeeded: value >> UInt64(shift)))
+            shift -= 8
+        }
+    }
 }
 
 @inline(__always)
