@@ -40,8 +40,9 @@ final class EncodingState {
         unsafe flat.setContainer(node, to: kind)
     }
 
-    /// `FlatPlist.count(of:)`.
-    func count(of node: Int32) -> Int { unsafe flat.count(of: node) }
+    /// `FlatPlist.count(of:)`, read from the node: calling the method on `flat` copied the
+    /// whole `FlatPlist` (retaining its arrays) for every element.
+    func count(of node: Int32) -> Int { Int(unsafe flat.nodes[Int(node)].count) }
 }
 
 /// The `Encoder` for one value: it writes into its node of the `FlatPlist`, which its parent
