@@ -548,10 +548,11 @@ private struct XMLScan {
         var flags: UInt8 = 0
         var index = position
         while index < bytes.count {
-            // Eight bytes at a time while none needs a look.
-            if index + 8 <= bytes.count, XMLText.isPlain(bytes.word(at: index)) {
-                index += 8
-                continue
+            // Eight bytes at a time up to the first that needs a look.
+            if index + 8 <= bytes.count {
+                let plain = XMLText.plainLength(bytes.word(at: index))
+                index += plain
+                if plain == 8 { continue }
             }
             let byte = bytes[index]
             // Letters and most punctuation (above `<`, not `]`, not beyond ASCII), then digits,

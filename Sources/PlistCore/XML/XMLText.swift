@@ -1,16 +1,19 @@
 /// Character data of XML documents as XML 1.0 defines it: the references the scanner accepts
 /// (the five predefined entities and numeric character references) and line-end handling.
 package enum XMLText {
-    /// Whether eight bytes are all ASCII text that needs no look: none below space (tab and
-    /// line feed included, for simplicity), no `<`, `&` or `]`.
-    package static func isPlain(_ word: UInt64) -> Bool {
+    /// How many of eight bytes (the first in the low byte of `word`) are, from the first, ASCII
+    /// text that needs no look: not below space (tab and line feed included, for simplicity),
+    /// not `<`, `&` or `]`. 8 when all are.
+    package static func plainLength(_ word: UInt64) -> Int {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highBits: UInt64 = 0x8080_8080_8080_8080
         /// A byte is zero; exact when no byte has its high bit set.
         func hasZero(_ word: UInt64) -> UInt64 { (word &- ones) & ~word & highBits }
         let below = (word &- 0x20 &* ones) & ~word & highBits
         let special = hasZero(word ^ 0x3C &* ones) | hasZero(word ^ 0x26 &* ones) | hasZero(word ^ 0x5D &* ones)
-        return (word & highBits) | below | special == 0
+        // Each test can flag a byte above a flagged one wrongly (a borrow), never below it, so
+        // the lowest flag is exact.
+        return ((word & highBits) | below | special).trailingZeroBitCount / 8
     }
 
     /// The character the reference starting with the `&` at `index` stands for, and where the
