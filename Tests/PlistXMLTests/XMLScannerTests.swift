@@ -288,6 +288,28 @@ import Testing
         #expect(XMLScanner.table(of: Data(bytes), options: .init(maxDepth: depth)) != nil)
     }
 
+    /// The end tags the scanner compares as words are `</name>` for every leaf kind.
+    @Test func endTagWordsSpellTheEndTags() {
+        let names: [XMLTable.Kind: String] = [
+            .key: "key", .string: "string", .integer: "integer", .real: "real", .date: "date", .data: "data",
+        ]
+        for raw in 0...XMLTable.Kind.false.rawValue {
+            let kind = XMLTable.Kind(rawValue: raw)!
+            let tag = kind.endTag
+            guard let name = names[kind] else {
+                #expect(tag == nil)
+                continue
+            }
+            let bytes = Array("</\(name)>".utf8) + Array(repeating: 0xFF, count: 16)
+            func word(_ bytes: ArraySlice<UInt8>) -> UInt64 { bytes.reversed().reduce(0) { $0 << 8 | UInt64($1) } }
+            let words = (word(bytes[0..<8]), word(bytes[8..<16]))
+            #expect(tag?.length == name.utf8.count + 3)
+            #expect(words.0 & (tag?.masks.0 ?? 0) == tag?.words.0 && words.1 & (tag?.masks.1 ?? 0) == tag?.words.1)
+            let masked = (0..<16).map { index in index < name.utf8.count + 3 ? UInt8(0xFF) : 0 }
+            #expect(word(masked[0..<8]) == tag?.masks.0 && word(masked[8..<16]) == tag?.masks.1)
+        }
+    }
+
     /// The eight-bytes-at-a-time check of text agrees with a byte-by-byte one, for words made
     /// of the bytes around every boundary it tests.
     @Test func plainLengthIsWhereTheFirstSpecialByteIs() {

@@ -505,7 +505,7 @@ private struct XMLScan {
     /// `</name>` of a leaf of `kind`, at `position`.
     mutating func endTag(_ bytes: Span<UInt8>, _ kind: XMLTable.Kind) throws(Decline) {
         // The usual `</name>`, compared as two words.
-        if position + 16 <= bytes.count, let tag = Self.endTags[Int(kind.rawValue)],
+        if position + 16 <= bytes.count, let tag = kind.endTag,
             bytes.word(at: position) & tag.masks.0 == tag.words.0,
             bytes.word(at: position + 8) & tag.masks.1 == tag.words.1
         {
@@ -518,29 +518,6 @@ private struct XMLScan {
         skipWhitespace(bytes)
         try expect(bytes, 0x3E)
     }
-
-    /// Per leaf kind: `</name>` as two little-endian words, the masks of its bytes in them, its length.
-    static let endTags: [(words: (UInt64, UInt64), masks: (UInt64, UInt64), length: Int)?] =
-        (0...XMLTable.Kind.false.rawValue).map {
-            let name: String
-            switch XMLTable.Kind(rawValue: $0)! {
-            case .key: name = "key"
-            case .string: name = "string"
-            case .integer: name = "integer"
-            case .real: name = "real"
-            case .date: name = "date"
-            case .data: name = "data"
-            case .dictionary, .array, .true, .false: return nil
-            }
-            let bytes = Array("</\(name)>".utf8)
-            func word(_ part: ArraySlice<UInt8>) -> (UInt64, UInt64) {
-                let word = part.reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
-                return (word, part.count == 8 ? .max : (1 << (8 * part.count)) - 1)
-            }
-            let (low, lowMask) = word(bytes.prefix(8))
-            let (high, highMask) = word(bytes.dropFirst(8))
-            return ((low, high), (lowMask, highMask), bytes.count)
-        }
 
     /// The text of a leaf up to the next `<`: checks the characters and references, and says
     /// whether the text must be unescaped (references, carriage returns) and holds non-ASCII.
@@ -632,5 +609,22 @@ private struct XMLScan {
     mutating func count(content: Int) throws(Decline) {
         contentBytes += content
         guard contentBytes <= options.maxContentBytes else { throw Decline() }
+    }
+}
+
+extension XMLTable.Kind {
+    /// `</name>` of a leaf of this kind as two little-endian words, the masks of its bytes in
+    /// them, and its length; `nil` for containers and Booleans. Constants, not a table: the
+    /// table's lazy initialization was checked on every leaf. (A test derives them from the names.)
+    package var endTag: (words: (UInt64, UInt64), masks: (UInt64, UInt64), length: Int)? {
+        switch self {
+        case .key: ((0x3E79_656B_2F3C, 0), (0xFFFF_FFFF_FFFF, 0), 6)
+        case .string: ((0x676E_6972_7473_2F3C, 0x3E), (.max, 0xFF), 9)
+        case .integer: ((0x6567_6574_6E69_2F3C, 0x3E72), (.max, 0xFFFF), 10)
+        case .real: ((0x3E_6C61_6572_2F3C, 0), (0xFF_FFFF_FFFF_FFFF, 0), 7)
+        case .date: ((0x3E_6574_6164_2F3C, 0), (0xFF_FFFF_FFFF_FFFF, 0), 7)
+        case .data: ((0x3E_6174_6164_2F3C, 0), (0xFF_FFFF_FFFF_FFFF, 0), 7)
+        case .dictionary, .array, .true, .false: nil
+        }
     }
 }

@@ -13,7 +13,7 @@ import Foundation
 /// carriage return; integers, reals and dates were parsed (and checked) by the scanner.
 package final class XMLTable: IndexedPlist {
     /// What a node is.
-    enum Kind: UInt8 {
+    package enum Kind: UInt8, BitwiseCopyable {
         case dictionary, array, key, string, integer, real, date, data, `true`, `false`
     }
 
