@@ -10,9 +10,7 @@ enum SeededHash {
         var hash = seed ^ UInt64(bytes.count)
         var index = 0
         while index + 8 <= bytes.count {
-            var word: UInt64 = 0
-            for offset in 0..<8 { word |= UInt64(bytes[index + offset]) << (8 * offset) }
-            hash = mix(hash ^ word, key)
+            hash = mix(hash ^ bytes.word(at: index), key)
             index += 8
         }
         var tail: UInt64 = 0
