@@ -85,8 +85,6 @@ enum XMLDate {
         return y & 3 == 0 && y != 100 && y != 200 && y != 300
     }
 
-    private static let daysBeforeMonth: [Int64] = [0, 0, 31, 59, 90, 120, 151, 181, 212, 243, 273, 304, 334, 365]
-
     /// CF's `__CFYMDFromAbsolute`: year (2001 is 0), month and day of day `absolute` (2001-01-01 is 0).
     private static func ymd(fromAbsolute start: Int64) -> (year: Int64, month: Int64, day: Int64) {
         var absolute = start
@@ -97,6 +95,16 @@ enum XMLDate {
             year -= 1
             absolute += isLeap(year) ? 366 : 365
         }
+        if absolute >= 0, year % 400 == 0 {
+            // Within a whole cycle (every date from 1601 on): the year from a closed form of
+            // the days before each year of the cycle, corrected by at most one year.
+            func daysBefore(_ year: Int64) -> Int64 { 365 * year + year / 4 - year / 100 + year / 400 }
+            var offset = absolute * 400 / 146_097
+            while offset > 0, daysBefore(offset) > absolute { offset -= 1 }
+            while daysBefore(offset + 1) <= absolute { offset += 1 }
+            year += offset
+            absolute -= daysBefore(offset)
+        }
         var yearDays: Int64 = isLeap(year) ? 366 : 365
         while yearDays <= absolute {
             year += 1
@@ -104,6 +112,7 @@ enum XMLDate {
             yearDays = isLeap(year) ? 366 : 365
         }
         let leap = isLeap(year)
+        let daysBeforeMonth: InlineArray<14, Int64> = [0, 0, 31, 59, 90, 120, 151, 181, 212, 243, 273, 304, 334, 365]
         func before(_ month: Int64) -> Int64 { daysBeforeMonth[Int(month)] + (month > 2 && leap ? 1 : 0) }
         var month = absolute / 33 + 1
         while month + 1 <= 12, before(month + 1) <= absolute { month += 1 }
