@@ -235,6 +235,27 @@ let samplePerson = Person(
         #expect(throws: DecodingError.self) { try PlistDecoder().decode(Int.self, from: Plist.real(3.5)) }
     }
 
+    /// Dictionaries with `String` keys (which the decoder makes with room for all entries)
+    /// decode as Foundation decodes them, and a bad value's coding path goes through its key.
+    @Test(arguments: [PlistFormat.binary, .xml])
+    func stringKeyedDictionariesDecodeAsFoundations(format: PlistFormat) throws {
+        var entries = OrderedDictionary<String, Plist>()
+        for number in 0..<3_000 { entries["k\(number * 7 % 3_000)"] = ["x": .integer(PlistInteger(number))] }
+        let data = Data(try Plist.dictionary(entries).bytes(format: format, options: .init()))
+        let ours = try PlistDecoder().decode([String: [String: Int]].self, from: data)
+        #expect(ours == (try PropertyListDecoder().decode([String: [String: Int]].self, from: data)))
+        #expect(ours.count == 3_000 && ours["k7"] == ["x": 1])
+        let bad = Data(try Plist.dictionary(["a": ["x": 1], "b": ["x": "y"]]).bytes(format: format, options: .init()))
+        let error = try #require(throws: DecodingError.self) {
+            try PlistDecoder().decode([String: [String: Int]].self, from: bad)
+        }
+        guard case .typeMismatch(_, let context) = error else {
+            Issue.record("\(error)")
+            return
+        }
+        #expect(context.codingPath.map(\.stringValue) == ["b", "x"])
+    }
+
     @Test func typeMismatchAndMissingKeys() throws {
         let mismatch = try #require(throws: DecodingError.self) {
             try PlistDecoder().decode(Wrapper.self, from: Plist.dictionary(["items": [["value": "x"]]]))
