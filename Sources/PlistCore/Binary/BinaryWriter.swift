@@ -211,6 +211,8 @@ struct ObjectTable {
         var out = [UInt8](largeCapacity: tableOffset + entries.count * offsetSize + BinaryTrailer.size)
         out.append(contentsOf: "bplist00".utf8)
         var offsets = [Int](largeCapacity: entries.count)
+        // The closures below capture this, not `self` (which they would copy for each container).
+        let references = references
         for entry in entries {
             offsets.append(out.count)
             if entry.marker == 0 {
