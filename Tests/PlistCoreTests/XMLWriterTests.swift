@@ -207,6 +207,26 @@ import Testing
         #expect(try body("\u{FEFF}x\u{FFFF}\u{10FFFF}") == "<string>\u{FEFF}x\u{FFFF}\u{10FFFF}</string>")
     }
 
+    /// Escapes are found eight bytes at a time: one at every place of a word, or several in
+    /// one, or none beside bytes one bit away from them (`%`, `'`, `;`, `=`, `?`) or equal to
+    /// them but for the high bit (the last bytes of "¦", "¼" and "¾"), are written as above.
+    @Test func escapesWhereverTheyAreInLongerText() throws {
+        func escaped(_ text: String) -> String {
+            text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+                .replacingOccurrences(of: ">", with: "&gt;")
+        }
+        let filler = Array("%';=?abc¦¼¾xyz0123456789")
+        for special in ["&", "<", ">", "<&>"] {
+            for place in 0...filler.count {
+                var text = String(filler)
+                text.insert(contentsOf: special, at: text.index(text.startIndex, offsetBy: place))
+                #expect(try body(.string(text)) == "<string>\(escaped(text))</string>")
+                #expect(try body([text: "v"]) == "<dict>\n\t<key>\(escaped(text))</key>\n\t<string>v</string>\n</dict>")
+            }
+        }
+        #expect(try body(.string(String(filler))) == "<string>\(String(filler))</string>")
+    }
+
     @Test func writesUIDsAsCFUIDDictionaries() throws {
         #expect(try body(.uid(5)) == "<dict>\n\t<key>CF$UID</key>\n\t<integer>5</integer>\n</dict>")
         #expect(

@@ -54,6 +54,7 @@ private struct FlatObjects {
         case .array:
             let count = Int(value.count)
             let (object, start) = try table.reserveContainer(0xA0, count: count, slots: count, depth: depth)
+            entries.touch(node, of: flat)
             for (offset, child) in flat.children(of: node).enumerated() {
                 let childObject = try add(child, depth: depth + 1)
                 table.setReference(start + offset, to: childObject)

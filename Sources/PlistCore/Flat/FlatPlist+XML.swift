@@ -17,13 +17,21 @@ struct FlatEntries {
     /// Per key number: the last dictionary that used it, to find keys added again.
     var seen: [Int] = []
     var dictionaryCount = 0
+    /// What `touch` read, kept so that its reads are not optimized away.
+    private var touched: UInt8 = 0
 
     /// Appends the entries of dictionary `node` of `flat` to `stack`; returns where they start.
     mutating func push(_ node: Int32, of flat: FlatPlist) -> Int {
+        touch(node, of: flat)
         let start = stack.count
         dictionaryCount += 1
         flat.appendEntries(of: node, to: &stack, seen: &seen, dictionary: dictionaryCount)
         return start
+    }
+
+    /// Brings the nodes and bytes of container `node`'s children into the cache (`touchChildren`).
+    mutating func touch(_ node: Int32, of flat: FlatPlist) {
+        touched &+= flat.touchChildren(of: node)
     }
 }
 
@@ -68,6 +76,7 @@ private struct FlatXMLWriter {
         case .data: try text.data(flat.bytes.span.extracting(flat.range(of: value)), depth: depth)
         case .array:
             guard try text.open("array", isEmpty: value.count == 0, depth: depth) else { return }
+            entries.touch(node, of: flat)
             for child in flat.children(of: node) { try self.value(child, depth: depth + 1, into: &text) }
             text.close("array", depth: depth)
         case .dictionary:
@@ -92,6 +101,7 @@ private struct FlatXMLWriter {
     /// `slots` and a bit of a mask, and the set bits give the order: no sorting, and a key
     /// added again simply takes the later slot. Other dictionaries are sorted.
     private mutating func pushSorted(_ node: Int32, _ ranking: KeyRanking) -> Int {
+        entries.touch(node, of: flat)
         let start = entries.stack.count
         var places = (low: UInt64(0), high: UInt64(0))
         var hasOtherKeys = false
