@@ -17,6 +17,50 @@
 ///   CoreFoundation converts differently and would write other text for those values.)
 enum XMLDate {
     static func append(secondsSinceReference seconds: Double, to out: inout ShortText) {
+        if seconds.rounded(.down) == seconds, seconds >= firstWholeSecond, seconds < endOfWholeSeconds {
+            appendWholeSeconds(Int64(seconds), to: &out)
+        } else {
+            appendAsCoreFoundation(secondsSinceReference: seconds, to: &out)
+        }
+    }
+
+    /// 1601-01-01T00:00:00Z and 10000-01-01T00:00:00Z: the whole seconds between them take the
+    /// short way.
+    static let firstWholeSecond = -12_622_780_800.0
+    static let endOfWholeSeconds = 252_423_993_600.0
+
+    /// The text for a whole number of seconds from `firstWholeSecond` to `endOfWholeSeconds`,
+    /// as dates read from property lists almost always are, in integer arithmetic. CF's
+    /// divisions of such a value (by 86,400, 3,600 and 60) are exact: the quotient's fraction
+    /// is at least 1/86,400 from a whole number, far more than a double's rounding at these
+    /// magnitudes, so the fields are the same.
+    static func appendWholeSeconds(_ seconds: Int64, to out: inout ShortText) {
+        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        let secondOfDay = seconds - days * 86_400
+        let (year, month, day) = ymd(fromAbsolute: days)
+        appendTwoDigits((year + 2001) / 100, to: &out)
+        appendTwoDigits((year + 2001) % 100, to: &out)
+        out.append(UInt8(ascii: "-"))
+        appendTwoDigits(month, to: &out)
+        out.append(UInt8(ascii: "-"))
+        appendTwoDigits(day, to: &out)
+        out.append(UInt8(ascii: "T"))
+        appendTwoDigits(secondOfDay / 3600, to: &out)
+        out.append(UInt8(ascii: ":"))
+        appendTwoDigits(secondOfDay / 60 % 60, to: &out)
+        out.append(UInt8(ascii: ":"))
+        appendTwoDigits(secondOfDay % 60, to: &out)
+        out.append(UInt8(ascii: "Z"))
+    }
+
+    /// `value` (0...99) as two digits.
+    private static func appendTwoDigits(_ value: Int64, to out: inout ShortText) {
+        out.append(UInt8(ascii: "0") + UInt8(truncatingIfNeeded: value / 10))
+        out.append(UInt8(ascii: "0") + UInt8(truncatingIfNeeded: value % 10))
+    }
+
+    /// The text for any value, by CF's own steps.
+    static func appendAsCoreFoundation(secondsSinceReference seconds: Double, to out: inout ShortText) {
         let at = seconds < 0 && seconds > -1e-300 ? -1e-300 : seconds
         let absolute = convertToInt64(floorDivide(at, 86_400))
         var (year, month, day) = ymd(fromAbsolute: absolute)
