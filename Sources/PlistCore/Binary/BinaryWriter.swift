@@ -460,9 +460,5 @@ extension OutputSpan<UInt8> {
 
 @inline(__always)
 private func appendUInt(_ value: UInt64, width: Int, to out: inout [UInt8]) {
-    var shift = 8 * (width - 1)
-    while shift >= 0 {
-        out.append(UInt8(truncatingIfNeeded: value >> UInt64(shift)))
-        shift -= 8
-    }
+    out.append(addingCapacity: width) { $0.appendBigEndian(value, width: width) }
 }

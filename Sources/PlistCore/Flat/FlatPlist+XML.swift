@@ -116,14 +116,8 @@ private struct FlatXMLWriter {
             if place < 64 { places.low |= 1 << place } else { places.high |= 1 << (place - 64) }
         }
         if !hasOtherKeys {
-            for (word, offset) in [(places.low, 0), (places.high, 64)] {
-                var bits = word
-                while bits != 0 {
-                    let place = offset + bits.trailingZeroBitCount
-                    bits &= bits - 1
-                    entries.stack.append((ranking.firstKeysInOrder[place], slots[place]))
-                }
-            }
+            appendPlaces(places.low, from: 0, ranking)
+            appendPlaces(places.high, from: 64, ranking)
             return start
         }
         for child in flat.children(of: node) { entries.stack.append((flat.nodes[Int(child)].key, child)) }
@@ -138,6 +132,17 @@ private struct FlatXMLWriter {
         }
         entries.stack.removeSubrange(kept...)
         return start
+    }
+
+    /// Appends the entry in `slots` of each place `offset + n` whose bit `n` of `bits` is set,
+    /// in order.
+    private mutating func appendPlaces(_ bits: UInt64, from offset: Int, _ ranking: KeyRanking) {
+        var bits = bits
+        while bits != 0 {
+            let place = offset + bits.trailingZeroBitCount
+            bits &= bits - 1
+            entries.stack.append((ranking.firstKeysInOrder[place], slots[place]))
+        }
     }
 }
 

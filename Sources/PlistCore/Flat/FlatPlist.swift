@@ -98,9 +98,6 @@ package struct FlatPlist {
         nodes[Int(node)].payload = 0
     }
 
-    /// The number of children of container `node`.
-    package func count(of node: Int32) -> Int { Int(nodes[Int(node)].count) }
-
     private mutating func make(_ scalar: Scalar) throws(PlistError) -> Node {
         var node = Node(kind: .string, key: -1, next: -1, count: 0, payload: 0)
         switch scalar {
@@ -169,8 +166,8 @@ package struct FlatPlist {
             count: Int(container.count))
     }
 
-    /// Reads one byte per cache line of the nodes from container `node`'s first child to its
-    /// last, then of the bytes of the strings and data among them, and returns their sum: the
+    /// Reads the nodes from container `node`'s first child to its last, then one byte per cache
+    /// line of the bytes of the strings and data among them, and returns their sum: the
     /// children of a container filled in one go lie together, and so do their bytes, and these
     /// independent reads bring the lines in together, where reading the children in order
     /// would take one cache miss after another. Containers whose children lie farther apart
@@ -183,12 +180,13 @@ package struct FlatPlist {
         let last = Int(UInt32(truncatingIfNeeded: container.payload >> 32))
         guard first < last, last - first < min(2048, 8 * Int(container.count)) else { return 0 }
         var sum: UInt8 = 0
-        // Two 24-byte nodes are 48 bytes: no 64-byte line is skipped.
-        for index in stride(from: first, through: last, by: 2) { sum &+= nodes[index].kind.rawValue }
         var low = Int.max
         var high = 0
-        for index in first...last where nodes[index].kind == .string || nodes[index].kind == .data {
-            let range = range(of: nodes[index])
+        for index in first...last {
+            let child = nodes[index]
+            sum &+= child.kind.rawValue
+            guard child.kind == .string || child.kind == .data else { continue }
+            let range = range(of: child)
             low = min(low, range.lowerBound)
             high = max(high, range.upperBound)
         }

@@ -5,16 +5,24 @@ package enum XMLText {
     /// text that needs no look: not below space (tab and line feed included, for simplicity),
     /// not `<`, `&` or `]`. 8 when all are.
     package static func plainLength(_ word: UInt64) -> Int {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highBits: UInt64 = 0x8080_8080_8080_8080
-        /// A byte is zero; exact when no byte has its high bit set.
-        func hasZero(_ word: UInt64) -> UInt64 { (word &- ones) & ~word & highBits }
         let below = (word &- 0x20 &* ones) & ~word & highBits
-        let special = hasZero(word ^ 0x3C &* ones) | hasZero(word ^ 0x26 &* ones) | hasZero(word ^ 0x5D &* ones)
+        let special = bytes(equalTo: 0x3C, in: word) | bytes(equalTo: 0x26, in: word) | bytes(equalTo: 0x5D, in: word)
         // Each test can flag a byte above a flagged one wrongly (a borrow), never below it, so
         // the lowest flag is exact.
         return ((word & highBits) | below | special).trailingZeroBitCount / 8
     }
+
+    /// The high bit of each byte of `word` (eight bytes, the first lowest) equal to `byte`:
+    /// zero exactly when none is, and the lowest bit set is exact (a byte above an equal one
+    /// can be flagged wrongly, through a borrow).
+    @inline(__always)
+    package static func bytes(equalTo byte: UInt8, in word: UInt64) -> UInt64 {
+        let zeroWhereEqual = word ^ UInt64(byte) &* ones
+        return (zeroWhereEqual &- ones) & ~zeroWhereEqual & highBits
+    }
+
+    private static var ones: UInt64 { 0x0101_0101_0101_0101 }
+    private static var highBits: UInt64 { 0x8080_8080_8080_8080 }
 
     /// The character the reference starting with the `&` at `index` stands for, and where the
     /// reference ends; `nil` for anything else (an unknown entity, a malformed reference, a

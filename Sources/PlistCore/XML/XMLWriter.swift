@@ -270,14 +270,14 @@ private func isEscaped(_ byte: UInt8) -> Bool { byte == 0x26 || byte == 0x3C || 
 /// How many bytes of `utf8` the XML writers escape. Eight bytes are tested at a time, and only
 /// a word holding one of them is counted byte by byte: most text has none.
 private func escapeCount(_ utf8: Span<UInt8>) -> Int {
-    let ones: UInt64 = 0x0101_0101_0101_0101
-    /// Nonzero exactly when a byte of `word` is zero.
-    func hasZero(_ word: UInt64) -> UInt64 { (word &- ones) & ~word & 0x8080_8080_8080_8080 }
     var escapes = 0
     var index = 0
     while index + 8 <= utf8.count {
         let word = utf8.word(at: index)
-        if hasZero(word ^ 0x26 &* ones) | hasZero(word ^ 0x3C &* ones) | hasZero(word ^ 0x3E &* ones) != 0 {
+        let found =
+            XMLText.bytes(equalTo: 0x26, in: word) | XMLText.bytes(equalTo: 0x3C, in: word)
+            | XMLText.bytes(equalTo: 0x3E, in: word)
+        if found != 0 {
             for offset in index..<index + 8 where isEscaped(utf8[offset]) { escapes += 1 }
         }
         index += 8

@@ -40,8 +40,8 @@ final class EncodingState {
         unsafe flat.setContainer(node, to: kind)
     }
 
-    /// `FlatPlist.count(of:)`, read from the node: calling the method on `flat` copied the
-    /// whole `FlatPlist` (retaining its arrays) for every element.
+    /// The number of children of container `node`, read from the node: a method on `flat`
+    /// that read it copied the whole `FlatPlist` (retaining its arrays) for every element.
     func count(of node: Int32) -> Int { Int(unsafe flat.nodes[Int(node)].count) }
 }
 
