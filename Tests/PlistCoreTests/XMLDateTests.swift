@@ -24,13 +24,13 @@ import Testing
     @Test func wholeSecondsGiveCoreFoundationsText() {
         let first = Int64(XMLDate.firstWholeSecond)
         let end = Int64(XMLDate.endOfWholeSeconds)
-        // The ends, and each side of midnight at the turn of every year and around every
-        // February's end.
+        // The ends, and each side of midnight every 59th day: over the 8,400 years that lands
+        // on all 366 days of the year (February 29 included), so on every month's turn.
         var checked: [Int64] = [first, first + 1, end - 1, end - 86_400, -1, 0, 1, 86_399, 86_400]
         var day: Int64 = first / 86_400
         while day * 86_400 < end {
             checked += [day * 86_400 - 1, day * 86_400]
-            day += 59  // every 59th day: every month's end and start over the years
+            day += 59
         }
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<20_000 { checked.append(Int64.random(in: first..<end, using: &generator)) }
