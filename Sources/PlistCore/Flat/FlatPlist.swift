@@ -301,9 +301,16 @@ package struct FlatKeys {
 
     /// The number of `name`, added to a dictionary after the key numbered `previous` (-1 for
     /// its first key).
+    ///
+    /// When the guess is wrong, the keys that followed it are tried, up to `skippedKeys`: a
+    /// value that leaves out some optional keys skips them. A key found that way leaves the
+    /// successors as they are, so they keep every key of the type in order.
     mutating func number(of name: String, after previous: Int32) -> Int32 {
-        let guess = previous < 0 ? first : successors[Int(previous)]
-        if guess >= 0, isNamed(guess, name) { return guess }
+        var guess = previous < 0 ? first : successors[Int(previous)]
+        for _ in 0...Self.skippedKeys where guess >= 0 {
+            if isNamed(guess, name) { return guess }
+            guess = successors[Int(guess)]
+        }
         let number = numbering.number(adding: name.utf8.span)
         if number == names.count {
             names.append(name)
@@ -320,7 +327,11 @@ package struct FlatKeys {
     /// is longer in UTF-8.
     private func isNamed(_ number: Int32, _ name: String) -> Bool {
         let key = names[Int(number)]
+        guard key.utf8.count == name.utf8.count else { return false }
         guard isASCII[Int(number)] else { return key.utf8.elementsEqual(name.utf8) }
-        return key == name && key.utf8.count == name.utf8.count
+        return key == name
     }
+
+    /// How many keys after a wrong guess `number(of:after:)` tries before hashing.
+    private static let skippedKeys = 8
 }
