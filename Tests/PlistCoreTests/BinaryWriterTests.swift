@@ -34,7 +34,9 @@ import Testing
             (.uid(255), "80ff"), (.uid(256), "810100"), (.uid(65536), "8300010000"),
             (.uid(1 << 32), "870000000100000000"),
             ("", "50"), ("abcdefghijklmno", "5f100f6162636465666768696a6b6c6d6e6f"), ("\u{E9}", "6100e9"),
-            ("\u{1F600}", "62d83dde00"), (.date(Date(timeIntervalSinceReferenceDate: 1)), "333ff0000000000000"),
+            ("\u{1F600}", "62d83dde00"), ("\u{20AC}", "6120ac"), ("abcdefghi", "59616263646566676869"),
+            ("\u{E9}abcdefgh", "6900e900610062006300640065006600670068"),
+            (.date(Date(timeIntervalSinceReferenceDate: 1)), "333ff0000000000000"),
             (false, "08"), (true, "09"), (.data(Data()), "40"),
         ] as [(Plist, String)])
     func encodesScalarsInTheirSmallestForm(value: Plist, encoding: String) throws {

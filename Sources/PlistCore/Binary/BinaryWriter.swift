@@ -52,7 +52,8 @@ private struct TreeObjects {
             let count = dictionary.count
             let (object, start) = try table.reserveContainer(0xD0, count: count, slots: 2 * count, depth: depth)
             for (offset, key) in dictionary.keys.enumerated() {
-                table.setReference(start + offset, to: table.addScalar { ScalarEncoding.string(key.utf8, into: &$0) })
+                table.setReference(
+                    start + offset, to: table.addScalar { ScalarEncoding.string(key.utf8.span, into: &$0) })
             }
             var height = 1
             for (offset, element) in dictionary.values.enumerated() {
@@ -213,16 +214,26 @@ struct ObjectTable {
         var offsets = [Int](largeCapacity: entries.count)
         // The closures below capture this, not `self` (which they would copy for each container).
         let references = references
-        for entry in entries {
+        var index = 0
+        while index < entries.count {
+            let entry = entries[index]
             offsets.append(out.count)
-            if entry.marker == 0 {
-                out.append(contentsOf: scalarBytes[entry.start..<entry.start + entry.count])
-            } else {
-                ScalarEncoding.header(entry.marker, count: entry.count, into: &out)
-                let slots = entry.start..<entry.start + (entry.marker == 0xD0 ? 2 * entry.count : entry.count)
-                out.append(addingCapacity: slots.count * referenceSize) { span in
-                    for slot in slots { span.appendBigEndian(UInt64(references[slot]), width: referenceSize) }
+            index += 1
+            guard entry.marker != 0 else {
+                // Scalars added one after another lie one after another in `scalarBytes`: one copy.
+                var end = entry.start + entry.count
+                while index < entries.count, entries[index].marker == 0, entries[index].start == end {
+                    offsets.append(out.count + end - entry.start)
+                    end += entries[index].count
+                    index += 1
                 }
+                out.append(contentsOf: scalarBytes[entry.start..<end])
+                continue
+            }
+            ScalarEncoding.header(entry.marker, count: entry.count, into: &out)
+            let slots = entry.start..<entry.start + (entry.marker == 0xD0 ? 2 * entry.count : entry.count)
+            out.append(addingCapacity: slots.count * referenceSize) { span in
+                for slot in slots { span.appendBigEndian(UInt64(references[slot]), width: referenceSize) }
             }
         }
         assert(out.count == tableOffset)
@@ -358,7 +369,7 @@ enum ScalarEncoding {
     static func scalar(_ value: Plist, into out: inout [UInt8]) {
         switch value {
         case .string(let string):
-            self.string(string.utf8, into: &out)
+            self.string(string.utf8.span, into: &out)
         case .integer(let integer):
             self.integer(integer, into: &out)
         case .real(let real):
@@ -385,26 +396,49 @@ enum ScalarEncoding {
         appendUInt(bits, width: 8, to: &out)
     }
 
-    /// The string with UTF-8 `utf8`: ASCII (0x5X) when every character is ASCII, else UTF-16BE (0x6X).
-    static func string(_ utf8: some Collection<UInt8>, into out: inout [UInt8]) {
-        if utf8.allSatisfy({ $0 < 0x80 }) {
+    /// The string with UTF-8 `utf8` (valid, as every `String`'s is): ASCII (0x5X) when every
+    /// character is ASCII, else UTF-16BE (0x6X).
+    static func string(_ utf8: Span<UInt8>, into out: inout [UInt8]) {
+        if isASCII(utf8) {
             header(0x50, count: utf8.count, into: &out)
-            out.append(contentsOf: utf8)
+            out.append(addingCapacity: utf8.count) { $0.append(copying: utf8) }
             return
         }
-        let scalars = String(decoding: utf8, as: UTF8.self).unicodeScalars
+        // Every byte but a continuation byte starts a character; 4-byte ones take two units.
         var units = 0
-        for scalar in scalars { units += scalar.value < 0x10000 ? 1 : 2 }
+        for index in utf8.indices where utf8[index] & 0xC0 != 0x80 { units += utf8[index] >= 0xF0 ? 2 : 1 }
         header(0x60, count: units, into: &out)
-        for scalar in scalars {
-            var value = scalar.value
-            if value >= 0x10000 {
-                value -= 0x10000
-                appendUInt(UInt64(0xD800 | value >> 10), width: 2, to: &out)
-                value = 0xDC00 | value & 0x3FF
+        out.append(addingCapacity: 2 * units) { span in
+            var index = 0
+            while index < utf8.count {
+                let lead = UInt32(utf8[index])
+                let length = lead < 0x80 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4
+                var value = length == 1 ? lead : lead & (0x7F >> length)
+                for offset in 1..<length { value = value << 6 | UInt32(utf8[index + offset] & 0x3F) }
+                index += length
+                if value >= 0x10000 {
+                    value -= 0x10000
+                    span.appendBigEndian(UInt64(0xD800 | value >> 10), width: 2)
+                    value = 0xDC00 | value & 0x3FF
+                }
+                span.appendBigEndian(UInt64(value), width: 2)
             }
-            appendUInt(UInt64(value), width: 2, to: &out)
         }
+    }
+
+    /// Whether every byte of `utf8` is ASCII, tested eight at a time.
+    private static func isASCII(_ utf8: Span<UInt8>) -> Bool {
+        var bits: UInt64 = 0
+        var index = 0
+        while index + 8 <= utf8.count {
+            bits |= utf8.word(at: index)
+            index += 8
+        }
+        while index < utf8.count {
+            bits |= UInt64(utf8[index])
+            index += 1
+        }
+        return bits & 0x8080_8080_8080_8080 == 0
     }
 
     static func integer(_ integer: PlistInteger, into out: inout [UInt8]) {

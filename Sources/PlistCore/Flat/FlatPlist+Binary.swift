@@ -75,8 +75,8 @@ private struct FlatObjects {
             entries.stack.removeSubrange(first...)
             return object
         case .string:
-            let utf8 = flat.content(of: value)
-            return table.addScalar { ScalarEncoding.string(utf8, into: &$0) }
+            let bytes = flat.bytes
+            return table.addScalar { ScalarEncoding.string(bytes.span.extracting(flat.range(of: value)), into: &$0) }
         case .signed: return table.addInteger(PlistInteger(Int64(bitPattern: value.payload)))
         case .unsigned: return table.addInteger(PlistInteger(value.payload))
         case .real: return table.addEightBytes(0x23, value.payload)
@@ -106,7 +106,7 @@ private struct FlatObjects {
     private mutating func keyObject(_ key: Int32) -> Int {
         if keyObjects[Int(key)] >= 0 { return keyObjects[Int(key)] }
         let name = flat.keys.names[Int(key)]
-        let object = table.addScalar { ScalarEncoding.string(name.utf8, into: &$0) }
+        let object = table.addScalar { ScalarEncoding.string(name.utf8.span, into: &$0) }
         keyObjects[Int(key)] = object
         return object
     }
