@@ -256,6 +256,30 @@ let samplePerson = Person(
         #expect(context.codingPath.map(\.stringValue) == ["b", "x"])
     }
 
+    /// Throws with the coding path its encoder gives.
+    private struct FailsWithItsPath: Encodable {
+        func encode(to encoder: any Encoder) throws {
+            throw EncodingError.invalidValue(0, .init(codingPath: encoder.codingPath, debugDescription: "here"))
+        }
+    }
+
+    private struct ItemsThatFail: Encodable {
+        var first = 1
+        var items = [FailsWithItsPath()]
+    }
+
+    /// An array element's coding key is Foundation's decoders' ("Index 0", with the index as
+    /// its integer). (Foundation's encoder on this platform gives such an error an empty path.)
+    @Test func encodingErrorsSayWhichElement() throws {
+        let error = try #require(throws: EncodingError.self) { try PlistEncoder().encode(ItemsThatFail()) }
+        guard case .invalidValue(_, let context) = error else {
+            Issue.record("\(error)")
+            return
+        }
+        #expect(context.codingPath.map(\.stringValue) == ["items", "Index 0"])
+        #expect(context.codingPath.map(\.intValue) == [nil, 0])
+    }
+
     @Test func typeMismatchAndMissingKeys() throws {
         let mismatch = try #require(throws: DecodingError.self) {
             try PlistDecoder().decode(Wrapper.self, from: Plist.dictionary(["items": [["value": "x"]]]))

@@ -30,26 +30,30 @@ indirect enum CodingPathNode: Sendable {
 
 /// A coding key for array indexes, `super`, and keys made by key strategies.
 struct PlistCodingKey: CodingKey, Sendable {
-    var stringValue: String
-    var intValue: Int?
+    /// The key's string; `nil` for an array index, whose string ("Index 3", as Foundation's)
+    /// is made only when asked for: the encoder makes a key for every element.
+    private let name: String?
+    let intValue: Int?
+
+    var stringValue: String { name ?? "Index \(intValue ?? 0)" }
 
     init(stringValue: String) {
-        self.stringValue = stringValue
+        name = stringValue
         intValue = nil
     }
 
     init(intValue: Int) {
-        stringValue = String(intValue)
+        name = String(intValue)
         self.intValue = intValue
     }
 
     init(index: Int) {
-        stringValue = "Index \(index)"
+        name = nil
         intValue = index
     }
 
     init(_ key: some CodingKey) {
-        stringValue = key.stringValue
+        name = key.stringValue
         intValue = key.intValue
     }
 
