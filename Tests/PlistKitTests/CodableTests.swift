@@ -342,6 +342,23 @@ let samplePerson = Person(
                 == Loose(firstName: "A", homePageUrl: profile.homePageURL, lastLogin: profile.lastLogin))
     }
 
+    /// A `[String: V]`'s keys go through the key strategy too (as in Foundation's JSON
+    /// decoder), in a tree, a binary file and an XML document.
+    @Test(arguments: [nil, PlistFormat.binary, .xml])
+    func snakeCaseDictionaryKeys(format: PlistFormat?) throws {
+        let tree: Plist = ["first_name": ["a_b": 1], "x_y": ["c": 2]]
+        let decoder = PlistDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        let decoded =
+            if let format {
+                try decoder.decode(
+                    [String: [String: Int]].self, from: Data(try tree.bytes(format: format, options: .init())))
+            } else {
+                try decoder.decode([String: [String: Int]].self, from: tree)
+            }
+        #expect(decoded == ["firstName": ["aB": 1], "xY": ["c": 2]])
+    }
+
     @Test func customKeys() throws {
         let encoder = PlistEncoder()
         encoder.keyEncodingStrategy = .custom { path in PlistKeyPathKey(path.last!.stringValue.uppercased()) }
