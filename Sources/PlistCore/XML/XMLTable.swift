@@ -220,8 +220,9 @@ package final class XMLTable: IndexedPlist {
         let dictionary = nodes[entries.node]
         if isASCII, dictionary.flags & Node.sortedKeys != 0 {
             // Keys in ascending byte order (as CoreFoundation writes them): the hint, then a
-            // binary search on the first 15 bytes without branches (which a search over keys
-            // like these mostly mispredicts), then the keys sharing those bytes.
+            // binary search on the first 15 bytes, then the keys sharing those bytes. (The
+            // compiler makes each step a branch; a step in arithmetic alone, with no branch to
+            // mispredict, measured 2–5 % slower over Codable XML decoding.)
             let words = Int(dictionary.end >> 32)
             let second = Node.secondWord(wanted)
             let count = UInt64(min(wanted.count, 255))
