@@ -410,7 +410,7 @@ final class PlistValueDecoder: Decoder {
 /// each element (for a dictionary, looking its key up again) and grows the collection as it
 /// goes (for a dictionary, rehashing and moving every value at each step: 4 % of decoding a
 /// 20,000-entry dictionary of structs). Reading `[String: V]` and arrays this way made decoding
-/// the benchmark's model 5–7 % faster.
+/// the benchmark's model 5–8 % faster.
 protocol DecodedInPlace {
     /// The collection `decoder` holds, as `init(from:)` decodes it.
     init(decodingWith decoder: PlistValueDecoder) throws
