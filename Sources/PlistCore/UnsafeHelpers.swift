@@ -147,4 +147,19 @@ extension Span<UInt8> {
         // SAFETY: every bit pattern is a valid `UInt64`; `unsafeLoadUnaligned` checks the bounds.
         unsafe bytes.unsafeLoadUnaligned(fromByteOffset: offset, as: UInt64.self).littleEndian
     }
+
+    /// Whether every byte is ASCII, tested eight at a time.
+    var isASCII: Bool {
+        var bits: UInt64 = 0
+        var index = 0
+        while index + 8 <= count {
+            bits |= word(at: index)
+            index += 8
+        }
+        while index < count {
+            bits |= UInt64(self[index])
+            index += 1
+        }
+        return bits & 0x8080_8080_8080_8080 == 0
+    }
 }

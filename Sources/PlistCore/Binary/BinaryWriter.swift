@@ -399,7 +399,7 @@ enum ScalarEncoding {
     /// The string with UTF-8 `utf8` (valid, as every `String`'s is): ASCII (0x5X) when every
     /// character is ASCII, else UTF-16BE (0x6X).
     static func string(_ utf8: Span<UInt8>, into out: inout [UInt8]) {
-        if isASCII(utf8) {
+        if utf8.isASCII {
             header(0x50, count: utf8.count, into: &out)
             out.append(addingCapacity: utf8.count) { $0.append(copying: utf8) }
             return
@@ -424,21 +424,6 @@ enum ScalarEncoding {
                 span.appendBigEndian(UInt64(value), width: 2)
             }
         }
-    }
-
-    /// Whether every byte of `utf8` is ASCII, tested eight at a time.
-    private static func isASCII(_ utf8: Span<UInt8>) -> Bool {
-        var bits: UInt64 = 0
-        var index = 0
-        while index + 8 <= utf8.count {
-            bits |= utf8.word(at: index)
-            index += 8
-        }
-        while index < utf8.count {
-            bits |= UInt64(utf8[index])
-            index += 1
-        }
-        return bits & 0x8080_8080_8080_8080 == 0
     }
 
     static func integer(_ integer: PlistInteger, into out: inout [UInt8]) {

@@ -314,7 +314,7 @@ package struct FlatKeys {
         let number = numbering.number(adding: name.utf8.span)
         if number == names.count {
             names.append(name)
-            isASCII.append(name.utf8.allSatisfy { $0 < 0x80 })
+            isASCII.append(name.utf8.span.isASCII)
             successors.append(-1)
         }
         if previous < 0 { first = number } else { successors[Int(previous)] = number }
