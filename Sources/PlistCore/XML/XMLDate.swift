@@ -38,25 +38,8 @@ enum XMLDate {
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let secondOfDay = seconds - days * 86_400
         let (year, month, day) = ymd(fromAbsolute: days)
-        appendTwoDigits((year + 2001) / 100, to: &out)
-        appendTwoDigits((year + 2001) % 100, to: &out)
-        out.append(UInt8(ascii: "-"))
-        appendTwoDigits(month, to: &out)
-        out.append(UInt8(ascii: "-"))
-        appendTwoDigits(day, to: &out)
-        out.append(UInt8(ascii: "T"))
-        appendTwoDigits(secondOfDay / 3600, to: &out)
-        out.append(UInt8(ascii: ":"))
-        appendTwoDigits(secondOfDay / 60 % 60, to: &out)
-        out.append(UInt8(ascii: ":"))
-        appendTwoDigits(secondOfDay % 60, to: &out)
-        out.append(UInt8(ascii: "Z"))
-    }
-
-    /// `value` (0...99) as two digits.
-    private static func appendTwoDigits(_ value: Int64, to out: inout ShortText) {
-        out.append(UInt8(ascii: "0") + UInt8(truncatingIfNeeded: value / 10))
-        out.append(UInt8(ascii: "0") + UInt8(truncatingIfNeeded: value % 10))
+        appendFields(
+            year + 2001, month, day, secondOfDay / 3600, secondOfDay / 60 % 60, secondOfDay % 60, to: &out)
     }
 
     /// The text for any value, by CF's own steps.
@@ -70,17 +53,26 @@ enum XMLDate {
         let hour = Int8(truncatingIfNeeded: modToInt(floorDivide(at, 3600), 24))
         let minute = Int8(truncatingIfNeeded: modToInt(floorDivide(at, 60), 60))
         let second = convertToInt32(mod(at, 60))
-        appendPadded(Int64(gregorianYear), width: 4, to: &out)
+        appendFields(
+            Int64(gregorianYear), month, day, Int64(hour), Int64(minute), Int64(second), to: &out)
+    }
+
+    /// `YYYY-MM-DDTHH:MM:SSZ`, as CF's `%04d-%02d-%02dT%02d:%02d:%02dZ` writes the fields.
+    private static func appendFields(
+        _ year: Int64, _ month: Int64, _ day: Int64, _ hour: Int64, _ minute: Int64, _ second: Int64,
+        to out: inout ShortText
+    ) {
+        appendPadded(year, width: 4, to: &out)
         out.append(UInt8(ascii: "-"))
-        appendPadded(Int64(month), width: 2, to: &out)
+        appendPadded(month, width: 2, to: &out)
         out.append(UInt8(ascii: "-"))
-        appendPadded(Int64(day), width: 2, to: &out)
+        appendPadded(day, width: 2, to: &out)
         out.append(UInt8(ascii: "T"))
-        appendPadded(Int64(hour), width: 2, to: &out)
+        appendPadded(hour, width: 2, to: &out)
         out.append(UInt8(ascii: ":"))
-        appendPadded(Int64(minute), width: 2, to: &out)
+        appendPadded(minute, width: 2, to: &out)
         out.append(UInt8(ascii: ":"))
-        appendPadded(Int64(second), width: 2, to: &out)
+        appendPadded(second, width: 2, to: &out)
         out.append(UInt8(ascii: "Z"))
     }
 
@@ -164,7 +156,18 @@ enum XMLDate {
     }
 
     /// C's `%0<width>d`: a minus sign, then zeros up to `width` characters in all, then the digits.
+    @inline(__always)
     private static func appendPadded(_ value: Int64, width: Int, to out: inout ShortText) {
+        var place: Int64 = 1
+        for _ in 1..<width { place *= 10 }
+        if value >= 0, value / place < 10 {
+            // Exactly `width` digits, first to last (the dates almost every file holds).
+            while place > 0 {
+                out.append(UInt8(ascii: "0") + UInt8(truncatingIfNeeded: value / place % 10))
+                place /= 10
+            }
+            return
+        }
         let start = out.count
         if value < 0 { out.append(UInt8(ascii: "-")) }
         let digitsStart = out.count
