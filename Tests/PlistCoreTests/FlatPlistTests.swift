@@ -36,12 +36,12 @@ import Testing
     /// A key added again keeps its first place and takes the last value, as in `Plist`.
     @Test func aKeyAddedAgainKeepsItsPlaceAndTakesTheLastValue() throws {
         var flat = FlatPlist()
-        let top = flat.addContainer(.dictionary, to: -1, key: nil)
-        try flat.add(.signed(1), to: top, key: "b")
-        try flat.add(.string("x"), to: top, key: "a")
-        let list = flat.addContainer(.array, to: top, key: "b")
-        try flat.add(.bool(true), to: list, key: nil)
-        try flat.add(.signed(2), to: top, key: "a")
+        let top = flat.addContainer(.dictionary, to: -1, key: .none)
+        try flat.add(.signed(1), to: top, key: .name("b"))
+        try flat.add(.string("x"), to: top, key: .name("a"))
+        let list = flat.addContainer(.array, to: top, key: .name("b"))
+        try flat.add(.bool(true), to: list, key: .none)
+        try flat.add(.signed(2), to: top, key: .name("a"))
         let expected: Plist = ["b": [true], "a": 2]
         #expect(flat.plist(at: 0).isIdentical(to: expected))
         #expect(try flat.binaryBytes(options: .init()) == expected.binaryBytes())
@@ -49,16 +49,39 @@ import Testing
         #expect(try flat.xmlBytes(options: Self.unsorted) == expected.xmlBytes(options: Self.unsorted))
     }
 
+    /// A key given by its number (`keyNumber(of:)`) is the key given by its name: mixed in one
+    /// dictionary, added again either way, and numbered before or after first use by name.
+    @Test func keysByNumberAreKeysByName() throws {
+        var flat = FlatPlist()
+        let top = flat.addContainer(.dictionary, to: -1, key: .none)
+        let a = flat.keyNumber(of: "a")
+        try flat.add(.signed(1), to: top, key: .number(a))
+        try flat.add(.signed(2), to: top, key: .name("b"))
+        try flat.add(.signed(3), to: top, key: .number(flat.keyNumber(of: "b")))
+        try flat.add(.signed(4), to: top, key: .name("a"))
+        try flat.add(.signed(5), to: top, key: .number(flat.keyNumber(of: "c")))
+        #expect(flat.keyNumber(of: "a") == a)
+        #expect(flat.keys.names == ["a", "b", "c"])
+        let expected: Plist = ["a": 4, "b": 3, "c": 5]
+        #expect(flat.plist(at: 0).isIdentical(to: expected))
+        #expect(try flat.binaryBytes(options: .init()) == expected.binaryBytes())
+        #expect(try flat.xmlBytes(options: .init()) == expected.xmlBytes())
+        // In an array, a key is left out with its value, whichever way it is given.
+        let list = flat.addContainer(.array, to: top, key: .name("list"))
+        try flat.add(.signed(6), to: list, key: .number(a))
+        #expect(flat.plist(at: 0).isIdentical(to: ["a": 4, "b": 3, "c": 5, "list": []]))
+    }
+
     /// The same, in dictionaries whose keys are numbered past the first 128 (which the XML
     /// writer sorts, where it places the first keys without sorting), mixed with first keys.
     @Test func aKeyAddedAgainAmongManyKeysTakesTheLastValue() throws {
         var flat = FlatPlist()
-        let top = flat.addContainer(.array, to: -1, key: nil)
-        let many = flat.addContainer(.dictionary, to: top, key: nil)
-        for number in 0..<200 { try flat.add(.signed(Int64(number)), to: many, key: "k\(199 - number)") }
-        let again = flat.addContainer(.dictionary, to: top, key: nil)
+        let top = flat.addContainer(.array, to: -1, key: .none)
+        let many = flat.addContainer(.dictionary, to: top, key: .none)
+        for number in 0..<200 { try flat.add(.signed(Int64(number)), to: many, key: .name("k\(199 - number)")) }
+        let again = flat.addContainer(.dictionary, to: top, key: .none)
         for (key, value) in [("k5", 1), ("k150", 2), ("k5", 3), ("k20", 4), ("k150", 5), ("k150", 6)] {
-            try flat.add(.signed(Int64(value)), to: again, key: key)
+            try flat.add(.signed(Int64(value)), to: again, key: .name(key))
         }
         var expectedMany = OrderedDictionary<String, Plist>()
         for number in 0..<200 { expectedMany["k\(199 - number)"] = .integer(PlistInteger(number)) }
@@ -81,10 +104,10 @@ import Testing
     /// A container filled after later siblings were added holds its values in its place.
     @Test func containersFilledLateStayInPlace() throws {
         var flat = FlatPlist()
-        let top = flat.addContainer(.array, to: -1, key: nil)
-        let inner = flat.addContainer(.dictionary, to: top, key: nil)
-        try flat.add(.string("after"), to: top, key: nil)
-        try flat.add(.real(0.5), to: inner, key: "late")
+        let top = flat.addContainer(.array, to: -1, key: .none)
+        let inner = flat.addContainer(.dictionary, to: top, key: .none)
+        try flat.add(.string("after"), to: top, key: .none)
+        try flat.add(.real(0.5), to: inner, key: .name("late"))
         let expected: Plist = [["late": 0.5], "after"]
         #expect(flat.plist(at: 0).isIdentical(to: expected))
         #expect(try flat.binaryBytes(options: .init()) == expected.binaryBytes())
@@ -95,12 +118,12 @@ import Testing
     /// left out instead of corrupting the keys.
     @Test func valuesForAReplacedContainerAreLeftOut() throws {
         var flat = FlatPlist()
-        let top = flat.addContainer(.dictionary, to: -1, key: nil)
+        let top = flat.addContainer(.dictionary, to: -1, key: .none)
         flat.setContainer(top, to: .array)
-        try flat.add(.signed(1), to: top, key: "stale")
-        try flat.add(.signed(2), to: top, key: nil)
+        try flat.add(.signed(1), to: top, key: .name("stale"))
+        try flat.add(.signed(2), to: top, key: .none)
         flat.setContainer(top, to: .dictionary)
-        try flat.add(.signed(3), to: top, key: nil)
+        try flat.add(.signed(3), to: top, key: .none)
         #expect(flat.plist(at: 0).isIdentical(to: [:]))
         try flat.set(top, to: .string("scalar"))
         #expect(flat.plist(at: 0).isIdentical(to: "scalar"))
@@ -108,16 +131,16 @@ import Testing
 
     @Test func limitsHold() throws {
         var flat = FlatPlist()
-        var node = flat.addContainer(.array, to: -1, key: nil)
-        for _ in 0..<20 { node = flat.addContainer(.array, to: node, key: nil) }
+        var node = flat.addContainer(.array, to: -1, key: .none)
+        for _ in 0..<20 { node = flat.addContainer(.array, to: node, key: .none) }
         let shallow = PlistWriteOptions(maxDepth: 20)
         #expect(throws: PlistError(.tooDeep(limit: 20), at: 0)) { try flat.binaryBytes(options: shallow) }
         #expect(throws: PlistError(.tooDeep(limit: 20), at: 0)) { try flat.xmlBytes(options: shallow) }
         #expect(try flat.xmlBytes(options: PlistWriteOptions(maxDepth: 21)) == flat.plist(at: 0).xmlBytes())
 
         var long = FlatPlist()
-        let top = long.addContainer(.array, to: -1, key: nil)
-        for _ in 0..<100 { try long.add(.string(String(repeating: "x", count: 100)), to: top, key: nil) }
+        let top = long.addContainer(.array, to: -1, key: .none)
+        for _ in 0..<100 { try long.add(.string(String(repeating: "x", count: 100)), to: top, key: .none) }
         let small = PlistWriteOptions(maxOutputBytes: 5_000)
         #expect(throws: PlistError(.outputTooLarge(limit: 5_000), at: 0)) { try long.xmlBytes(options: small) }
     }

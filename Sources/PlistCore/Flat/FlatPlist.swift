@@ -61,7 +61,7 @@ package struct FlatPlist {
     /// when `parent` is a dictionary; returns its node.
     /// - Throws: `.outputTooLarge` for a string or data longer than `maxLength` bytes.
     @discardableResult
-    package mutating func add(_ scalar: Scalar, to parent: Int32, key: String?) throws(PlistError) -> Int32 {
+    package mutating func add(_ scalar: Scalar, to parent: Int32, key: Key) throws(PlistError) -> Int32 {
         let node = Int32(nodes.count)
         let made = try make(scalar)
         nodes.reserveLarge(adding: 1)
@@ -72,13 +72,26 @@ package struct FlatPlist {
 
     /// Adds an empty container as the last child of `parent` (-1 for the top value), under
     /// `key` when `parent` is a dictionary; returns its node.
-    package mutating func addContainer(_ kind: Kind, to parent: Int32, key: String?) -> Int32 {
+    package mutating func addContainer(_ kind: Kind, to parent: Int32, key: Key) -> Int32 {
         let node = Int32(nodes.count)
         nodes.reserveLarge(adding: 1)
         nodes.append(Node(kind: kind, key: -1, next: -1, count: 0, payload: 0))
         link(node, to: parent, key: key)
         return node
     }
+
+    /// The key of a value added to a container.
+    package enum Key {
+        /// An array's element, or the top value.
+        case none
+        /// A dictionary's entry, by the key's name.
+        case name(String)
+        /// A dictionary's entry, by the key's number (`keyNumber(of:)`).
+        case number(Int32)
+    }
+
+    /// The number of the key `name`, which `add` takes as `.number`.
+    package mutating func keyNumber(of name: String) -> Int32 { keys.number(of: name) }
 
     /// Makes `node` the scalar `scalar`, in its place; what it held before is dropped.
     /// - Throws: `.outputTooLarge` as `add`.
@@ -141,13 +154,18 @@ package struct FlatPlist {
     /// Links `node` as the last child of `parent`. A value with a key for an array, or without
     /// one for a dictionary (written through a container whose value was replaced by another
     /// kind of container since) is left out.
-    private mutating func link(_ node: Int32, to parent: Int32, key: String?) {
+    private mutating func link(_ node: Int32, to parent: Int32, key: Key) {
         guard parent >= 0 else { return }
         let container = nodes[Int(parent)]
-        guard (container.kind == .dictionary) == (key != nil) else { return }
         let last = Int32(truncatingIfNeeded: container.payload >> 32)
-        if let key {
-            nodes[Int(node)].key = keys.number(of: key, after: container.count > 0 ? nodes[Int(last)].key : -1)
+        switch key {
+        case .none: guard container.kind != .dictionary else { return }
+        case .name(let name):
+            guard container.kind == .dictionary else { return }
+            nodes[Int(node)].key = keys.number(of: name, after: container.count > 0 ? nodes[Int(last)].key : -1)
+        case .number(let number):
+            guard container.kind == .dictionary else { return }
+            nodes[Int(node)].key = number
         }
         if container.count == 0 {
             nodes[Int(parent)].payload = UInt64(UInt32(node)) | UInt64(UInt32(node)) << 32
@@ -311,12 +329,7 @@ package struct FlatKeys {
             if isNamed(guess, name) { return guess }
             guess = successors[Int(guess)]
         }
-        let number = numbering.number(adding: name.utf8.span)
-        if number == names.count {
-            names.append(name)
-            isASCII.append(name.utf8.span.isASCII)
-            successors.append(-1)
-        }
+        let number = number(of: name)
         if previous < 0 { first = number } else { successors[Int(previous)] = number }
         return number
     }
@@ -330,6 +343,17 @@ package struct FlatKeys {
         guard key.utf8.count == name.utf8.count else { return false }
         guard isASCII[Int(number)] else { return key.utf8.elementsEqual(name.utf8) }
         return key == name
+    }
+
+    /// The number of `name`, without a guess.
+    mutating func number(of name: String) -> Int32 {
+        let number = numbering.number(adding: name.utf8.span)
+        if number == names.count {
+            names.append(name)
+            isASCII.append(name.utf8.span.isASCII)
+            successors.append(-1)
+        }
+        return number
     }
 
     /// How many keys after a wrong guess `number(of:after:)` tries before hashing.

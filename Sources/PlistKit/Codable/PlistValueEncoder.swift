@@ -21,14 +21,52 @@ final class EncodingState {
     var result: FlatPlist { unsafe flat }
 
     /// `FlatPlist.add`.
-    func add(_ scalar: FlatPlist.Scalar, to parent: Int32, key: String?) throws(PlistError) {
+    func add(_ scalar: FlatPlist.Scalar, to parent: Int32, key: FlatPlist.Key) throws(PlistError) {
         try unsafe flat.add(scalar, to: parent, key: key)
     }
 
     /// `FlatPlist.addContainer`.
-    func addContainer(_ kind: FlatPlist.Kind, to parent: Int32, key: String?) -> Int32 {
+    func addContainer(_ kind: FlatPlist.Kind, to parent: Int32, key: FlatPlist.Key) -> Int32 {
         unsafe flat.addContainer(kind, to: parent, key: key)
     }
+
+    /// Where the numbers of `Key`'s keys start in `keyNumbers`, or `nil` when its keys are
+    /// looked up by name.
+    ///
+    /// A coding-key type whose values are one byte or none (an enum without payloads, as
+    /// synthesized `CodingKeys` are) gets 256 places, one per value of that byte: its keys are
+    /// then numbered with one load each, without making their strings and looking those up.
+    /// Such a type is taken to spell each of its values the same way throughout one `encode`.
+    func keyNumberSlots<Key: CodingKey>(for type: Key.Type) -> Int? {
+        guard MemoryLayout<Key>.size <= 1 else { return nil }
+        if case .custom = options.keys { return nil }
+        let id = ObjectIdentifier(type)
+        if let last = lastKeyNumberSlots, last.type == id { return last.start }
+        let count = unsafe keyNumbers.count
+        let start = keyNumberSlotsByType[id] ?? count
+        if start == count {
+            unsafe keyNumbers.append(contentsOf: repeatElement(-1, count: 256))
+            keyNumberSlotsByType[id] = start
+        }
+        lastKeyNumberSlots = (id, start)
+        return start
+    }
+
+    /// The number of the key in place `slot` of `keyNumbers`, named `name()` the first time.
+    func keyNumber(slot: Int, name: () -> String) -> Int32 {
+        let known = unsafe keyNumbers[slot]
+        if known >= 0 { return known }
+        let name = name()
+        let number = unsafe flat.keyNumber(of: name)
+        unsafe keyNumbers[slot] = number
+        return number
+    }
+
+    /// Key numbers by coding-key type and value (`keyNumberSlots(for:)`); -1 until numbered.
+    /// Unchecked as `flat`: `name` runs before the access that stores the number.
+    @exclusivity(unchecked) private var keyNumbers: [Int32] = []
+    private var keyNumberSlotsByType: [ObjectIdentifier: Int] = [:]
+    private var lastKeyNumberSlots: (type: ObjectIdentifier, start: Int)?
 
     /// `FlatPlist.set`.
     func set(_ node: Int32, to scalar: FlatPlist.Scalar) throws(PlistError) {
@@ -71,7 +109,7 @@ final class PlistValueEncoder: Encoder {
     /// Encodes `value` as the top value (node 0) of a new `FlatPlist`.
     static func encode<T: Encodable>(_ value: T, options: Options) throws -> FlatPlist {
         let state = EncodingState(options: options)
-        let top = state.addContainer(.dictionary, to: -1, key: nil)
+        let top = state.addContainer(.dictionary, to: -1, key: .none)
         try PlistValueEncoder(state: state, node: top, parent: nil, key: nil).encode(value)
         return state.result
     }
@@ -168,12 +206,26 @@ private func tooLarge(_ error: PlistError, at codingPath: [any CodingKey]) -> En
 
 private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     let encoder: PlistValueEncoder
+    /// `EncodingState.keyNumberSlots(for: Key.self)`, -1 for none.
+    let keyNumberSlots: Int
+
+    init(encoder: PlistValueEncoder) {
+        self.encoder = encoder
+        keyNumberSlots = encoder.state.keyNumberSlots(for: Key.self) ?? -1
+    }
 
     var codingPath: [any CodingKey] { encoder.codingPath }
 
+    private func flatKey(_ key: Key) -> FlatPlist.Key {
+        guard keyNumberSlots >= 0 else { return .name(encoder.name(of: key)) }
+        // SAFETY: `keyNumberSlots` is set only for a type of at most one byte.
+        let byte = MemoryLayout<Key>.size == 0 ? 0 : unsafe unsafeBitCast(key, to: UInt8.self)
+        return .number(encoder.state.keyNumber(slot: keyNumberSlots + Int(byte)) { encoder.name(of: key) })
+    }
+
     private func put(_ scalar: FlatPlist.Scalar, _ key: Key) throws {
         do {
-            try encoder.state.add(scalar, to: encoder.node, key: encoder.name(of: key))
+            try encoder.state.add(scalar, to: encoder.node, key: flatKey(key))
         } catch {
             throw tooLarge(error, at: codingPath + [key])
         }
@@ -181,8 +233,12 @@ private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
 
     /// A new child node under `key`: `kind` for a container, an empty dictionary for a value
     /// that encodes itself into it.
-    private func add(_ kind: FlatPlist.Kind, _ key: some CodingKey) -> PlistValueEncoder {
-        let node = encoder.state.addContainer(kind, to: encoder.node, key: encoder.name(of: key))
+    private func add(_ kind: FlatPlist.Kind, _ key: Key) -> PlistValueEncoder {
+        add(kind, flatKey(key), key)
+    }
+
+    private func add(_ kind: FlatPlist.Kind, _ flatKey: FlatPlist.Key, _ key: some CodingKey) -> PlistValueEncoder {
+        let node = encoder.state.addContainer(kind, to: encoder.node, key: flatKey)
         return encoder.child(node, key: PlistCodingKey(key))
     }
 
@@ -222,7 +278,9 @@ private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
         UnkeyedContainer(encoder: add(.array, key))
     }
 
-    mutating func superEncoder() -> any Encoder { add(.dictionary, PlistCodingKey.superKey) }
+    mutating func superEncoder() -> any Encoder {
+        add(.dictionary, .name(encoder.name(of: PlistCodingKey.superKey)), PlistCodingKey.superKey)
+    }
 
     mutating func superEncoder(forKey key: Key) -> any Encoder { add(.dictionary, key) }
 }
@@ -235,7 +293,7 @@ private struct UnkeyedContainer: UnkeyedEncodingContainer {
 
     private func put(_ scalar: FlatPlist.Scalar) throws {
         do {
-            try encoder.state.add(scalar, to: encoder.node, key: nil)
+            try encoder.state.add(scalar, to: encoder.node, key: .none)
         } catch {
             throw tooLarge(error, at: codingPath + [PlistCodingKey(index: count)])
         }
@@ -245,7 +303,7 @@ private struct UnkeyedContainer: UnkeyedEncodingContainer {
     /// encodes itself into it.
     private func add(_ kind: FlatPlist.Kind) -> PlistValueEncoder {
         let index = count
-        let node = encoder.state.addContainer(kind, to: encoder.node, key: nil)
+        let node = encoder.state.addContainer(kind, to: encoder.node, key: .none)
         return encoder.child(node, key: PlistCodingKey(index: index))
     }
 
