@@ -62,20 +62,28 @@ extension Array where Element: BitwiseCopyable {
         append(contentsOf: repeatElement(value, count: count))
     }
 
-    /// Makes room for `extra` more elements when there is none, doubling the capacity as
-    /// `append` would, into storage as `init(largeCapacity:)` makes.
+    /// Makes room for `extra` more elements when there is none, into storage as
+    /// `init(largeCapacity:)` makes: doubling the capacity as `append` would, and from 4 MB to
+    /// 64 MB growing it eightfold. Room never written costs nothing (its pages are never
+    /// faulted in), but each growth copies the elements into fresh pages, which the kernel
+    /// zeroes: growing eightfold made Codable XML encoding, whose nodes grow to 16 MB, about
+    /// 6 % faster. Beyond 64 MB, doubling keeps the address space reserved at most 512 MB
+    /// past what is used.
     @inline(__always)
     package mutating func reserveLarge(adding extra: Int) {
         if count + extra > capacity { growLarge(adding: extra) }
     }
 
     private mutating func growLarge(adding extra: Int) {
-        var grown = Self(largeCapacity: Swift.max(2 * capacity, count + extra))
+        let size = capacity * MemoryLayout<Element>.stride
+        let factor = size >= Self.largeSize && size < Self.eightfoldLimit ? 8 : 2
+        var grown = Self(largeCapacity: Swift.max(factor * capacity, count + extra))
         grown.append(contentsOf: self)
         self = grown
     }
 
     private static var largeSize: Int { 4 << 20 }
+    private static var eightfoldLimit: Int { 64 << 20 }
     private static var hugePage: UInt { 2 << 20 }
 }
 

@@ -43,6 +43,22 @@ import Testing
         #expect([Int32](largeRepeating: -1, count: count) == Array(repeating: -1, count: count))
     }
 
+    /// Growing keeps the elements; a buffer of 4 MB to 64 MB grows eightfold (fewer copies into
+    /// fresh pages), a smaller or larger one doubles.
+    @Test(arguments: [(1 << 20, 2), (4 << 20, 8), (63 << 20, 8), (64 << 20, 2)])
+    func largeArraysGrowEightfoldBetween4And64MB(size: Int, factor: Int) {
+        var bytes = [UInt8](largeCapacity: size)
+        bytes.append(contentsOf: [UInt8](repeating: 0xA5, count: bytes.capacity - 1))
+        bytes.reserveLarge(adding: 1)
+        let full = bytes.capacity
+        bytes.append(0x5A)
+        bytes.reserveLarge(adding: 1)
+        #expect(bytes.capacity >= factor * full && bytes.capacity < 2 * factor * full)
+        #expect(
+            bytes.count == full
+                && [bytes[0], bytes[full / 2], bytes[full - 2], bytes[full - 1]] == [0xA5, 0xA5, 0xA5, 0x5A])
+    }
+
     #if os(Linux)
     /// On Linux with transparent huge pages available, a large array's storage is in a mapping
     /// the kernel was asked to back with 2 MB pages (flag `hg` in /proc/self/smaps).
