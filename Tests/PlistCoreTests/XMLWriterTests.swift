@@ -105,7 +105,8 @@ import Testing
 
     @Test(
         arguments: [
-            (Plist(0), "0"), (-5, "-5"), (.integer(PlistInteger(Int64.min)), "-9223372036854775808"),
+            (Plist(0), "0"), (-5, "-5"), (9, "9"), (10, "10"), (-10, "-10"), (99, "99"), (100, "100"),
+            (1_234_567_890, "1234567890"), (.integer(PlistInteger(Int64.min)), "-9223372036854775808"),
             (.integer(PlistInteger(Int64.max)), "9223372036854775807"),
             (.integer(PlistInteger(UInt64(Int64.max) + 1)), "9223372036854775808"),
             (.integer(PlistInteger(UInt64.max)), "18446744073709551615"),

@@ -38,10 +38,13 @@ struct FlatEntries {
 /// Writes a `FlatPlist` into `XMLOutput`, as `XMLWriter` writes the same value as a `Plist`.
 private struct FlatXMLWriter {
     let flat: FlatPlist
-    /// The line of every key (`<key>...</key>` and the newline), one after another, made once.
+    /// The line of every key (`<key>...</key>` and the newline), made once, one after another
+    /// in the order the keys are written in (CoreFoundation's when sorting): the lines of a
+    /// dictionary's keys then lie together, where in the order the keys were numbered (a large
+    /// dictionary's in its hash order) reading each was a cache miss.
     let keyLines: [UInt8]
-    /// Per key number: where its line ends in `keyLines` (it starts where the previous one ends).
-    let keyLineEnds: [Int]
+    /// Per key number: where its line is in `keyLines`.
+    let keyLineRanges: [Range<Int>]
     /// CoreFoundation's order of the keys; `nil` to keep each dictionary's own order.
     let ranking: KeyRanking?
     /// The entries of the dictionaries being written.
@@ -51,16 +54,18 @@ private struct FlatXMLWriter {
 
     init(flat: FlatPlist, sortsKeys: Bool) {
         self.flat = flat
+        let names = flat.keys.names
+        let order = sortsKeys ? KeyOrder.sortedIndices(names) : nil
         var keyLines: [UInt8] = []
-        var keyLineEnds: [Int] = []
-        keyLineEnds.reserveCapacity(flat.keys.names.count)
-        for name in flat.keys.names {
-            XMLOutput.keyLine(name.utf8.span, into: &keyLines)
-            keyLineEnds.append(keyLines.count)
+        var keyLineRanges = [Range<Int>](repeating: 0..<0, count: names.count)
+        for key in order ?? Array(names.indices) {
+            let start = keyLines.count
+            XMLOutput.keyLine(names[key].utf8.span, into: &keyLines)
+            keyLineRanges[key] = start..<keyLines.count
         }
         self.keyLines = keyLines
-        self.keyLineEnds = keyLineEnds
-        ranking = sortsKeys ? KeyRanking(flat.keys.names) : nil
+        self.keyLineRanges = keyLineRanges
+        ranking = order.map(KeyRanking.init)
     }
 
     mutating func value(_ node: Int32, depth: Int, into text: inout XMLOutput) throws(PlistError) {
@@ -84,8 +89,7 @@ private struct FlatXMLWriter {
             let start = ranking.map { pushSorted(node, $0) } ?? entries.push(node, of: flat)
             for index in start..<entries.stack.count {
                 let (key, child) = entries.stack[index]
-                let lineStart = key == 0 ? 0 : keyLineEnds[Int(key) - 1]
-                try text.line(keyLines.span.extracting(lineStart..<keyLineEnds[Int(key)]), depth: depth + 1)
+                try text.line(keyLines.span.extracting(keyLineRanges[Int(key)]), depth: depth + 1)
                 try self.value(child, depth: depth + 1, into: &text)
             }
             entries.stack.removeSubrange(start...)
@@ -157,11 +161,12 @@ private struct KeyRanking {
     /// The keys numbered below `firstKeyCount`, in order.
     let firstKeysInOrder: [Int32]
 
-    init(_ names: [String]) {
-        var ranks = [Int32](repeating: 0, count: names.count)
-        for (rank, key) in KeyOrder.sortedIndices(names).enumerated() { ranks[key] = Int32(rank) }
+    /// The ranking of the keys numbered as `order` (the key numbers in CoreFoundation's order) holds.
+    init(_ order: [Int]) {
+        var ranks = [Int32](repeating: 0, count: order.count)
+        for (rank, key) in order.enumerated() { ranks[key] = Int32(rank) }
         self.ranks = ranks
-        let first = min(names.count, Self.firstKeyCount)
+        let first = min(order.count, Self.firstKeyCount)
         firstKeysInOrder = (0..<Int32(first)).sorted { ranks[Int($0)] < ranks[Int($1)] }
         var placeOfFirstKey = [UInt8](repeating: 0, count: first)
         for (place, key) in firstKeysInOrder.enumerated() { placeOfFirstKey[Int(key)] = UInt8(place) }
