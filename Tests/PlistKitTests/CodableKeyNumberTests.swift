@@ -4,8 +4,8 @@ import TestSupport
 import Testing
 
 /// The encoder numbers the keys of a key type of one byte or none once per type and value
-/// (`EncodingState.keyNumberSlots`). These values have keys of types that share bytes and
-/// names, which must still each get their own name.
+/// below 64 (`EncodingState.keyNumberSlots`). These values have keys of types that share bytes
+/// and names, and bytes past 64 (which go by name), which must still each get their own name.
 @Suite struct CodableKeyNumberTests {
     /// A key of one byte whose name comes from the byte.
     private struct ByteKey: CodingKey {
