@@ -17,6 +17,10 @@ import Testing
         #expect(try flat.binaryBytes(options: .init()) == value.binaryBytes(), comment)
         #expect(try flat.xmlBytes(options: .init()) == value.xmlBytes(), comment)
         #expect(try flat.xmlBytes(options: Self.unsorted) == value.xmlBytes(options: Self.unsorted), comment)
+        // Written by threads (`XMLParts`), which a value this small never is otherwise.
+        #expect(try flat.xmlBytes(options: .init(), threads: 3) == value.xmlBytes(), comment)
+        #expect(
+            try flat.xmlBytes(options: Self.unsorted, threads: 2) == value.xmlBytes(options: Self.unsorted), comment)
     }
 
     @Test(

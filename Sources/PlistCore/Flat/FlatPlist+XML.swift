@@ -1,14 +1,26 @@
 extension FlatPlist {
     /// The value at node 0 as an XML property list: the same bytes `XMLWriter` writes for
-    /// `plist(at: 0)`.
+    /// `plist(at: 0)`. A large value is written by several threads (`XMLParts`).
     /// - Throws: `.tooDeep` past `options.maxDepth`, `.outputTooLarge` past `options.maxOutputBytes`.
     package func xmlBytes(options: PlistWriteOptions) throws(PlistError) -> [UInt8] {
-        // About what the tags, indentation and base64 add to the content.
-        var text = XMLOutput(options: options, capacity: bytes.count / 3 * 4 + nodes.count * 48 + 256)
+        try xmlBytes(options: options, threads: XMLParts.threads(forNodes: nodes.count))
+    }
+
+    /// `xmlBytes(options:)` written by up to `threads` threads.
+    package func xmlBytes(options: PlistWriteOptions, threads: Int) throws(PlistError) -> [UInt8] {
         var writer = FlatXMLWriter(flat: self, sortsKeys: options.sortsKeys)
+        if threads > 1, let parts = writer.parts(maxDepth: options.maxDepth),
+            let bytes = parts.write(with: writer, threads: threads, options: options, capacity: xmlCapacity)
+        {
+            return bytes
+        }
+        var text = XMLOutput(options: options, capacity: xmlCapacity)
         try writer.value(0, depth: 0, into: &text)
         return text.finish()
     }
+
+    /// About how many bytes the XML takes: what the tags, indentation and base64 add to the content.
+    var xmlCapacity: Int { bytes.count / 3 * 4 + nodes.count * 48 + 256 }
 }
 
 /// Scratch space for the entries of the dictionaries being written, innermost last.
@@ -36,7 +48,7 @@ struct FlatEntries {
 }
 
 /// Writes a `FlatPlist` into `XMLOutput`, as `XMLWriter` writes the same value as a `Plist`.
-private struct FlatXMLWriter {
+struct FlatXMLWriter {
     let flat: FlatPlist
     /// The line of every key (`<key>...</key>` and the newline), made once, one after another
     /// in the order the keys are written in (CoreFoundation's when sorting): the lines of a
@@ -51,6 +63,11 @@ private struct FlatXMLWriter {
     var entries = FlatEntries()
     /// Scratch space of `pushSorted`: per place among the first keys, the entry with that key.
     var slots = [Int32](repeating: -1, count: KeyRanking.firstKeyCount)
+    /// The container whose entries this writer shares with other threads; `nil` when it writes
+    /// all of the document.
+    var parts: XMLParts?
+    /// Where the other threads' chunks go in the text, once written up to there.
+    var partsOffset = -1
 
     init(flat: FlatPlist, sortsKeys: Bool) {
         self.flat = flat
@@ -81,20 +98,47 @@ private struct FlatXMLWriter {
         case .data: try text.data(flat.bytes.span.extracting(flat.range(of: value)), depth: depth)
         case .array:
             guard try text.open("array", isEmpty: value.count == 0, depth: depth) else { return }
-            entries.touch(node, of: flat)
-            for child in flat.children(of: node) { try self.value(child, depth: depth + 1, into: &text) }
+            if let parts, parts.container == node {
+                try writeShared(parts, into: &text)
+            } else {
+                entries.touch(node, of: flat)
+                for child in flat.children(of: node) { try self.value(child, depth: depth + 1, into: &text) }
+            }
             text.close("array", depth: depth)
         case .dictionary:
             guard try text.open("dict", isEmpty: value.count == 0, depth: depth) else { return }
-            let start = ranking.map { pushSorted(node, $0) } ?? entries.push(node, of: flat)
-            for index in start..<entries.stack.count {
-                let (key, child) = entries.stack[index]
-                try text.line(keyLines.span.extracting(keyLineRanges[Int(key)]), depth: depth + 1)
-                try self.value(child, depth: depth + 1, into: &text)
+            if let parts, parts.container == node {
+                try writeShared(parts, into: &text)
+            } else {
+                let start = pushEntries(of: node)
+                for index in start..<entries.stack.count {
+                    let (key, child) = entries.stack[index]
+                    try entry(key: key, value: child, depth: depth + 1, into: &text)
+                }
+                entries.stack.removeSubrange(start...)
             }
-            entries.stack.removeSubrange(start...)
             text.close("dict", depth: depth)
         }
+    }
+
+    /// Writes a dictionary's entry (its key line, then its value), or an array's element
+    /// (`key` -1).
+    @inline(__always)
+    mutating func entry(key: Int32, value: Int32, depth: Int, into text: inout XMLOutput) throws(PlistError) {
+        if key >= 0 { try text.line(keyLines.span.extracting(keyLineRanges[Int(key)]), depth: depth) }
+        try self.value(value, depth: depth, into: &text)
+    }
+
+    /// Writes the chunks of `parts` the other threads leave, and notes where theirs go.
+    private mutating func writeShared(_ parts: XMLParts, into text: inout XMLOutput) throws(PlistError) {
+        try parts.writeFront(with: &self, into: &text)
+        partsOffset = text.count
+    }
+
+    /// Appends the entries of dictionary `node` to `entries.stack` in the order they are
+    /// written, each key once; returns where they start.
+    mutating func pushEntries(of node: Int32) -> Int {
+        ranking.map { pushSorted(node, $0) } ?? entries.push(node, of: flat)
     }
 
     /// Appends the entries of dictionary `node` to `entries.stack` in `ranking`'s order, each
@@ -151,7 +195,7 @@ private struct FlatXMLWriter {
 }
 
 /// CoreFoundation's order of a `FlatPlist`'s keys.
-private struct KeyRanking {
+struct KeyRanking {
     /// How many of the first keys (by number) `pushSorted` places without sorting: two words of bits.
     static let firstKeyCount = 128
     /// Per key number: its place among all keys.

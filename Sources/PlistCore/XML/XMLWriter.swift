@@ -83,12 +83,32 @@ struct XMLOutput {
 
         """
 
-    /// Starts the document, with room for `capacity` bytes.
-    init(options: PlistWriteOptions, capacity: Int) {
+    /// Starts the document, with room for `capacity` bytes; or with `isPart`, a part of one
+    /// that another thread writes (without the XML declaration, DOCTYPE and `<plist>`).
+    init(options: PlistWriteOptions, capacity: Int, isPart: Bool = false) {
         maxOutputBytes = options.maxOutputBytes
         maxDepth = options.maxDepth
         out = [UInt8](largeCapacity: min(capacity, options.maxOutputBytes))
+        guard !isPart else { return }
         out.append(addingCapacity: Self.header.utf8CodeUnitCount) { $0.append(Self.header) }
+    }
+
+    /// How many bytes are written.
+    var count: Int { out.count }
+
+    /// The text of a part.
+    var part: [UInt8] { out }
+
+    /// Puts `parts`, one after another, at `offset`.
+    /// - Throws: `.outputTooLarge` when they take the text past the limit.
+    mutating func insert(_ parts: [ArraySlice<UInt8>], at offset: Int) throws(PlistError) {
+        let added = parts.reduce(0) { $0 + $1.count }
+        try reserve(added)
+        let rest = Array(out[offset...])
+        out.reserveLarge(adding: added)
+        out.removeSubrange(offset...)
+        for part in parts { out.append(contentsOf: part) }
+        out.append(contentsOf: rest)
     }
 
     /// Ends the document and returns it. (Not `consuming`: that made `out` a second reference
