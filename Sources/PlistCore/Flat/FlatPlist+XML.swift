@@ -96,19 +96,14 @@ struct FlatXMLWriter {
         case .bool: try text.bool(value.payload != 0, depth: depth)
         case .date: try text.date(secondsSinceReference: Double(bitPattern: value.payload), depth: depth)
         case .data: try text.data(flat.bytes.span.extracting(flat.range(of: value)), depth: depth)
-        case .array:
-            guard try text.open("array", isEmpty: value.count == 0, depth: depth) else { return }
+        case .array, .dictionary:
+            let name: StaticString = value.kind == .array ? "array" : "dict"
+            guard try text.open(name, isEmpty: value.count == 0, depth: depth) else { return }
             if let parts, parts.container == node {
                 try writeShared(parts, into: &text)
-            } else {
+            } else if value.kind == .array {
                 entries.touch(node, of: flat)
                 for child in flat.children(of: node) { try self.value(child, depth: depth + 1, into: &text) }
-            }
-            text.close("array", depth: depth)
-        case .dictionary:
-            guard try text.open("dict", isEmpty: value.count == 0, depth: depth) else { return }
-            if let parts, parts.container == node {
-                try writeShared(parts, into: &text)
             } else {
                 let start = pushEntries(of: node)
                 for index in start..<entries.stack.count {
@@ -117,7 +112,7 @@ struct FlatXMLWriter {
                 }
                 entries.stack.removeSubrange(start...)
             }
-            text.close("dict", depth: depth)
+            text.close(name, depth: depth)
         }
     }
 
