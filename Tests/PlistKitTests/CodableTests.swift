@@ -81,6 +81,34 @@ let samplePerson = Person(
             isActive: false, id: UUID(uuidString: "00000000-0000-0000-0000-000000000001")!, friends: [])
     ])
 
+/// Many people, then a list whose container is kept past the list's end and, with
+/// `changesLater`, written into after it.
+private struct KeepsAList: Encodable {
+    let people: [String: Person]
+    let changesLater: Bool
+
+    private enum Keys: String, CodingKey { case people, kept, end }
+
+    private final class Kept: Encodable {
+        var list: (any UnkeyedEncodingContainer)?
+
+        func encode(to encoder: any Encoder) throws {
+            var list = encoder.unkeyedContainer()
+            for number in 0..<10 { try list.encode(number) }
+            self.list = list
+        }
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Keys.self)
+        try container.encode(people, forKey: .people)
+        let kept = Kept()
+        try container.encode(kept, forKey: .kept)
+        if changesLater { try kept.list?.encode(99) }
+        try container.encode("end", forKey: .end)
+    }
+}
+
 // MARK: Tests
 
 @Suite struct CodableTests {
@@ -131,6 +159,27 @@ let samplePerson = Person(
         try check([Shape.labelled("top", 1), .circle(radius: 2)])
         try check([[Int]]())
         try check(7)
+    }
+
+    /// A large value encoded as XML has its values written ahead on another thread where there
+    /// is one (`XMLPrewriting`; `XMLPrewritingTests` covers it on any machine): the bytes are
+    /// still the tree's, also when a value is changed after its end, through a container kept.
+    @Test func xmlWrittenAheadIsTheTreesXML() throws {
+        let encoder = PlistEncoder()
+        encoder.outputFormat = .xml
+        var people: [String: Person] = [:]
+        for index in 0..<1_500 {
+            var person = samplePerson
+            person.age = index
+            person.name = "P\(index) <&>"
+            people["\(index)"] = person
+        }
+        for changesLater in [false, true] {
+            let value = KeepsAList(people: people, changesLater: changesLater)
+            let bytes = try encoder.encodeToBytes(value)
+            #expect(bytes == (try encoder.encodeToPlist(value).bytes(format: .xml)), "changes later: \(changesLater)")
+            #expect(try Plist(bytes: bytes)["kept"]?.array?.count == (changesLater ? 11 : 10))
+        }
     }
 
     // MARK: Foundation compatibility

@@ -9,6 +9,7 @@ extension FlatPlist {
     /// `xmlBytes(options:)` written by up to `threads` threads.
     package func xmlBytes(options: PlistWriteOptions, threads: Int) throws(PlistError) -> [UInt8] {
         var writer = FlatXMLWriter(flat: self, sortsKeys: options.sortsKeys)
+        writer.prewritten = prewriting?.written(nodeCount: nodes.count, options: options)
         if threads > 1, let parts = writer.parts(maxDepth: options.maxDepth),
             let bytes = parts.write(with: writer, threads: threads, options: options, capacity: xmlCapacity)
         {
@@ -68,6 +69,8 @@ struct FlatXMLWriter {
     var parts: XMLParts?
     /// Where the other threads' chunks go in the text, once written up to there.
     var partsOffset = -1
+    /// The text of values written ahead (`XMLPrewriting`), copied in place of writing them.
+    var prewritten: PrewrittenValues?
 
     init(flat: FlatPlist, sortsKeys: Bool) {
         self.flat = flat
@@ -97,6 +100,11 @@ struct FlatXMLWriter {
         case .date: try text.date(secondsSinceReference: Double(bitPattern: value.payload), depth: depth)
         case .data: try text.data(flat.bytes.span.extracting(flat.range(of: value)), depth: depth)
         case .array, .dictionary:
+            if let prewritten, let written = prewritten.value(at: node, depth: depth),
+                text.append(written: prewritten.texts[written.batch], written.text)
+            {
+                return
+            }
             let name: StaticString = value.kind == .array ? "array" : "dict"
             guard try text.open(name, isEmpty: value.count == 0, depth: depth) else { return }
             if let parts, parts.container == node {
