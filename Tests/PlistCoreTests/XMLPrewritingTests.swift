@@ -18,7 +18,8 @@ import Testing
 
     /// How many values `flat` has written ahead for a document written with `options`.
     static func prewrittenCount(_ flat: FlatPlist, options: PlistWriteOptions = .init()) -> Int {
-        flat.prewriting?.written(nodeCount: flat.nodes.count, options: options)?.values.count ?? 0
+        flat.prewriting?.waitForWriting()
+        return flat.prewriting?.written(nodeCount: flat.nodes.count, options: options)?.values.count ?? 0
     }
 
     @Test(arguments: [1, 2, 3])
@@ -47,6 +48,7 @@ import Testing
     func corpusValuesWrittenAheadGiveTheTreeWritersBytes(entry: Corpus.Entry) throws {
         let value = try Corpus.expected(entry)
         guard let flat = FlatPlist(value, prewritingXML: .init(), limits: Self.limits()) else { return }
+        flat.prewriting?.waitForWriting()
         #expect(try flat.xmlBytes(options: .init(), threads: 1) == value.xmlBytes(), "\(entry)")
         #expect(try flat.xmlBytes(options: .init(), threads: 2) == value.xmlBytes(), "\(entry)")
     }
@@ -62,6 +64,7 @@ import Testing
         for batchNodes in [1, 50] {
             let limits = Self.limits(minNodes: 2, maxNodes: 40, batchNodes: batchNodes)
             guard let flat = FlatPlist(value, prewritingXML: .init(), limits: limits) else { return }
+            flat.prewriting?.waitForWriting()
             #expect(try flat.xmlBytes(options: .init(), threads: 1) == value.xmlBytes())
         }
     }

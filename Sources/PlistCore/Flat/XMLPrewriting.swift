@@ -89,8 +89,7 @@ package struct XMLPrewriting {
     private mutating func send(keys: [String]) {
         batch.newNames = Array(keys[namesSent...])
         namesSent = keys.count
-        prewriter!.write(batch)
-        batch = PrewriteBatch()
+        prewriter!.write(&batch)
     }
 
     /// Marks `nodes` as written ahead.
@@ -117,14 +116,19 @@ package struct XMLPrewriting {
     /// Stops the other thread after the batch it is writing.
     func stop() { prewriter?.stop() }
 
+    /// Waits until the other thread has written every batch sent: for tests, whose counts of
+    /// values written ahead would otherwise depend on timing.
+    package func waitForWriting() { prewriter?.waitForBatches() }
+
     /// Sends the last batch, with the plist's key names `keys`: the plist is complete.
     mutating func finish(keys: [String]) {
         guard isUsable, prewriter != nil, !batch.units.isEmpty else { return }
         send(keys: keys)
     }
 
-    /// The text written ahead, for an XML document of a plist of `nodeCount` nodes written
-    /// with `options`, once the other thread wrote every batch; `nil` when there is none to use.
+    /// The text written ahead so far, for an XML document of a plist of `nodeCount` nodes
+    /// written with `options`; `nil` when there is none to use. Stops the other thread: the
+    /// values of batches not written by now are written by the caller.
     func written(nodeCount: Int, options: PlistWriteOptions) -> PrewrittenValues? {
         guard let prewriter, isUsable, options == self.options else { return nil }
         return PrewrittenValues(prewriter.finish(), nodeCount: nodeCount)
@@ -138,6 +142,15 @@ struct PrewriteBatch: Sendable {
     var bytes: [UInt8] = []
     /// The plist's key names numbered since the previous batch.
     var newNames: [String] = []
+
+    /// Empties the batch, keeping its room: a batch's buffers are used again, their pages
+    /// faulted in already.
+    mutating func removeAll() {
+        units.removeAll(keepingCapacity: true)
+        nodes.removeAll(keepingCapacity: true)
+        bytes.removeAll(keepingCapacity: true)
+        newNames.removeAll(keepingCapacity: true)
+    }
 }
 
 /// A value in a `PrewriteBatch`: where its nodes and bytes were in the plist.
@@ -153,7 +166,7 @@ struct PrewriteUnit: Sendable {
 struct PrewrittenValues: Sendable {
     /// The text of each batch written.
     let texts: [[UInt8]]
-    /// Per value: its node, depth, batch, and its text in the batch's.
+    /// Per value: its node and depth, and its text in its batch's.
     let values: [PrewrittenValue]
     /// Per node of the plist: the index of its value in `values`, or -1.
     private let valueOfNode: [Int32]
@@ -193,50 +206,72 @@ final class XMLPrewriter: Sendable {
     }
 
     /// What the thread keeps from batch to batch.
-    private struct Keys: Sendable {
+    private struct Work: Sendable {
         /// The plist's key names, by number.
         var names: [String] = []
         /// Per key number of the plist: its number in the batch being written, if `numbered`
         /// holds the batch's number there.
         var local: [Int32] = []
         var numbered: [Int] = []
+        var batches = 0
     }
 
     private let options: PlistWriteOptions
     private let queue = DispatchQueue(label: "PlistCore.XMLPrewriter")
     private let group = DispatchGroup()
-    private let keys = Mutex(Keys())
+    private let work = Mutex(Work())
+    /// Batches sent and not taken yet, first first; batches written, emptied for use again.
+    private let sent = Mutex<[PrewriteBatch]>([])
+    private let spare = Mutex<[PrewriteBatch]>([])
     private let written = Mutex<[WrittenBatch]>([])
     private let stopped = Atomic<Bool>(false)
 
     init(options: PlistWriteOptions) { self.options = options }
 
-    /// Writes the values of `batch` on the other thread, unless stopped before it starts.
-    func write(_ batch: PrewriteBatch) {
+    /// Writes the values of `batch` on the other thread, unless stopped before it starts, and
+    /// leaves an empty batch in its place (one written already when there is one). The batch
+    /// is moved, not copied, so that the other thread holds the only reference to its buffers.
+    func write(_ batch: inout PrewriteBatch) {
+        var full = spare.withLock { $0.popLast() } ?? PrewriteBatch()
+        swap(&full, &batch)
+        sent.withLock { sent in
+            sent.append(PrewriteBatch())
+            swap(&sent[sent.count - 1], &full)
+        }
         queue.async(group: group) { [self] in
-            guard !stopped.load(ordering: .relaxed) else { return }
-            let text = keys.withLock { keys in write(batch, keys: &keys) }
-            written.withLock { $0.append(text) }
+            var batch = sent.withLock { $0.removeFirst() }
+            if !stopped.load(ordering: .relaxed) {
+                let text = work.withLock { write(&batch, work: &$0) }
+                written.withLock { $0.append(text) }
+            }
+            batch.removeAll()
+            spare.withLock { spare in
+                spare.append(PrewriteBatch())
+                swap(&spare[spare.count - 1], &batch)
+            }
         }
     }
 
     /// Leaves the batches not started unwritten.
     func stop() { stopped.store(true, ordering: .relaxed) }
 
-    /// Waits for the batches sent, and returns what they gave.
+    /// Stops, and returns the batches written, without waiting for the one being written:
+    /// if this thread is slow or waits for a processor, the caller writes the rest itself.
     func finish() -> [WrittenBatch] {
-        group.wait()
+        stop()
         return written.withLock { $0 }
     }
 
-    private func write(_ batch: PrewriteBatch, keys: inout Keys) -> WrittenBatch {
-        let number = written.withLock { $0.count }
-        keys.names.append(contentsOf: batch.newNames)
-        if keys.local.count < keys.names.count {
-            keys.local.append(contentsOf: repeatElement(-1, count: keys.names.count - keys.local.count))
-            keys.numbered.append(contentsOf: repeatElement(-1, count: keys.names.count - keys.numbered.count))
+    /// Waits until the batches sent are written (or left, once stopped).
+    func waitForBatches() { group.wait() }
+
+    private func write(_ batch: inout PrewriteBatch, work: inout Work) -> WrittenBatch {
+        work.batches += 1
+        work.names.append(contentsOf: batch.newNames)
+        if work.local.count < work.names.count {
+            work.local.append(contentsOf: repeatElement(-1, count: work.names.count - work.local.count))
+            work.numbered.append(contentsOf: repeatElement(0, count: work.names.count - work.numbered.count))
         }
-        var nodes = batch.nodes
         var keyNames: [String] = []
         var valid: [Bool] = []
         var nodeStart = 0
@@ -244,16 +279,21 @@ final class XMLPrewriter: Sendable {
         for unit in batch.units {
             valid.append(
                 renumber(
-                    &nodes, unit: unit, at: nodeStart, bytesAt: byteStart, batch: number, keyNames: &keyNames,
-                    keys: &keys))
+                    &batch.nodes, unit: unit, at: nodeStart, bytesAt: byteStart, keyNames: &keyNames, work: &work))
             nodeStart += unit.nodeCount
             byteStart += unit.byteCount
         }
-        let flat = FlatPlist(nodes: nodes, bytes: batch.bytes, keyNames: keyNames)
+        return write(batch, valid: valid, keyNames: keyNames)
+    }
+
+    /// Writes the values of `batch`, renumbered, that are `valid`, with the keys `keyNames`.
+    private func write(_ batch: borrowing PrewriteBatch, valid: [Bool], keyNames: [String]) -> WrittenBatch {
+        let number = written.withLock { $0.count }
+        let flat = FlatPlist(nodes: batch.nodes, bytes: batch.bytes, keyNames: keyNames)
         var text = XMLOutput(options: options, capacity: flat.xmlCapacity, isPart: true)
         var values: [PrewrittenValue] = []
         var writer = FlatXMLWriter(flat: flat, sortsKeys: options.sortsKeys)
-        nodeStart = 0
+        var nodeStart = 0
         for (unit, isValid) in zip(batch.units, valid) {
             defer { nodeStart += unit.nodeCount }
             guard isValid else { continue }
@@ -278,8 +318,8 @@ final class XMLPrewriter: Sendable {
     /// all of those up to the value's end are in the copy), and checking keeps a mistake there
     /// from becoming a trap on this thread.
     private func renumber(
-        _ nodes: inout [FlatPlist.Node], unit: PrewriteUnit, at start: Int, bytesAt byteStart: Int, batch: Int,
-        keyNames: inout [String], keys: inout Keys
+        _ nodes: inout [FlatPlist.Node], unit: PrewriteUnit, at start: Int, bytesAt byteStart: Int,
+        keyNames: inout [String], work: inout Work
     ) -> Bool {
         let root = Int(unit.root)
         let nodeRange = root..<root + unit.nodeCount
@@ -298,8 +338,8 @@ final class XMLPrewriter: Sendable {
                     node.next = Int32(next)
                 }
                 if node.key >= 0 {
-                    guard Int(node.key) < keys.names.count else { return false }
-                    node.key = localKey(node.key, batch: batch, names: &keyNames, keys: &keys)
+                    guard Int(node.key) < work.names.count else { return false }
+                    node.key = localKey(node.key, names: &keyNames, work: &work)
                 }
             }
             switch node.kind {
@@ -321,13 +361,13 @@ final class XMLPrewriter: Sendable {
         return true
     }
 
-    /// The number in batch `batch` of the plist's key `key`.
-    private func localKey(_ key: Int32, batch: Int, names keyNames: inout [String], keys: inout Keys) -> Int32 {
+    /// The number in the batch being written of the plist's key `key`.
+    private func localKey(_ key: Int32, names keyNames: inout [String], work: inout Work) -> Int32 {
         let key = Int(key)
-        if keys.numbered[key] == batch { return keys.local[key] }
-        keys.numbered[key] = batch
-        keys.local[key] = Int32(keyNames.count)
-        keyNames.append(keys.names[key])
-        return keys.local[key]
+        if work.numbered[key] == work.batches { return work.local[key] }
+        work.numbered[key] = work.batches
+        work.local[key] = Int32(keyNames.count)
+        keyNames.append(work.names[key])
+        return work.local[key]
     }
 }
