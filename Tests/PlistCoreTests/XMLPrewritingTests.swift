@@ -69,6 +69,35 @@ import Testing
         }
     }
 
+    /// A container's children, read from the values written ahead where they can be, are its
+    /// children: runs of values written ahead, values too small to be, and values written ahead
+    /// that are not its children (inside a child that was not written ahead) in between.
+    @Test func childrenAreReadFromTheValuesWrittenAhead() throws {
+        let big: Plist = ["a": 1, "b": [1, 2, 3], "c": "x"]
+        let holder: Plist = ["inner": big, "more": [1, 2, 3, 4, 5, 6, 7, 8, 9]]
+        let children: [Plist] = [1, big, big, "small", big, holder, big, [1], big, big, holder, 2]
+        for top in [
+            Plist.array(children),
+            .dictionary(.init(uniqueKeysWithValues: children.enumerated().map { ("k\($0.offset)", $0.element) })),
+        ] {
+            let flat = try #require(
+                FlatPlist(
+                    ["first": top, "second": .array(children)], prewritingXML: .init(),
+                    limits: Self.limits(minNodes: 6, maxNodes: 12)))
+            flat.prewriting?.waitForWriting()
+            var writer = FlatXMLWriter(flat: flat, sortsKeys: true)
+            writer.prewritten = flat.prewriting?.written(nodeCount: flat.nodes.count, options: .init())
+            // Per list of children: the six `big`, and the two values in each `holder`.
+            #expect(writer.prewritten?.values.count == 20)
+            for node in flat.children(of: 0) {
+                #expect(writer.children(of: node) == Array(flat.children(of: node)))
+            }
+            #expect(
+                try flat.xmlBytes(options: .init(), threads: 2)
+                    == (["first": top, "second": .array(children)] as Plist).xmlBytes())
+        }
+    }
+
     /// A value changed after its end (through a container kept past it) is written as it is
     /// at the end, not as it was written ahead.
     @Test func aValueChangedAfterItsEndIsWrittenAsItEnds() throws {

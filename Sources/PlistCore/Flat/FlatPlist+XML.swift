@@ -171,7 +171,7 @@ struct FlatXMLWriter {
             appendPlaces(places.high, from: 64, ranking)
             return start
         }
-        for child in flat.children(of: node) { entries.stack.append((flat.nodes[Int(child)].key, child)) }
+        for child in children(of: node) { entries.stack.append((flat.nodes[Int(child)].key, child)) }
         // A key added again has a later node, so it sorts after the first and is kept.
         let ranks = ranking.ranks
         entries.stack[start...].sort { (ranks[Int($0.key)], $0.value) < (ranks[Int($1.key)], $1.value) }
@@ -183,6 +183,35 @@ struct FlatXMLWriter {
         }
         entries.stack.removeSubrange(kept...)
         return start
+    }
+
+    /// The children of container `node` in order, as `flat.children(of:)` gives them, but
+    /// read faster where they were written ahead: following each child's link to the next is
+    /// a cache miss after another (about 3 ms for the 20,000 tracks), so after a child written
+    /// ahead the values written after it are taken to be the next children, and each link is
+    /// checked with reads that do not wait for each other; the first that does not hold goes
+    /// back to following the links.
+    func children(of node: Int32) -> [Int32] {
+        let container = flat.nodes[Int(node)]
+        let count = Int(container.count)
+        var children: [Int32] = []
+        children.reserveCapacity(count)
+        var child = Int32(truncatingIfNeeded: container.payload)
+        while children.count < count {
+            children.append(child)
+            guard let prewritten, var index = prewritten.index(of: child) else {
+                child = flat.nodes[Int(child)].next
+                continue
+            }
+            while children.count < count, index + 1 < prewritten.values.count,
+                flat.nodes[Int(prewritten.values[index].root)].next == prewritten.values[index + 1].root
+            {
+                index += 1
+                children.append(prewritten.values[index].root)
+            }
+            child = flat.nodes[Int(prewritten.values[index].root)].next
+        }
+        return children
     }
 
     /// Appends the entry in `slots` of each place `offset + n` whose bit `n` of `bits` is set,

@@ -162,13 +162,14 @@ extension FlatXMLWriter {
         for depth in 0..<maxDepth {
             let kind = flat.nodes[Int(node)].kind
             guard kind == .array || kind == .dictionary, flat.nodes[Int(node)].count > 1 else { return nil }
-            if let heavy = flat.children(of: node).first(where: { size(of: $0, end: end) > total / 2 }) {
+            let children = children(of: node)
+            if let heavy = children.first(where: { size(of: $0, end: end) > total / 2 }) {
                 end = Int(heavy) + size(of: heavy, end: end)
                 node = heavy
                 continue
             }
             guard kind == .dictionary else {
-                return XMLParts(container: node, depth: depth, entries: flat.children(of: node).map { (-1, $0) })
+                return XMLParts(container: node, depth: depth, entries: children.map { (-1, $0) })
             }
             let start = pushEntries(of: node)
             defer { entries.stack.removeSubrange(start...) }

@@ -181,6 +181,12 @@ struct PrewrittenValues: Sendable {
         self.valueOfNode = valueOfNode
     }
 
+    /// The index in `values` of the value at `node`, if it was written ahead.
+    func index(of node: Int32) -> Int? {
+        let index = Int(valueOfNode[Int(node)])
+        return index >= 0 ? index : nil
+    }
+
     /// The value at `node`, if it was written ahead at `depth`.
     func value(at node: Int32, depth: Int) -> PrewrittenValue? {
         let index = Int(valueOfNode[Int(node)])
