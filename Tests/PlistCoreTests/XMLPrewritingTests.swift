@@ -1,4 +1,5 @@
 import Foundation
+import OrderedCollections
 import PropertyBased
 import TestSupport
 import Testing
@@ -96,6 +97,31 @@ import Testing
                 try flat.xmlBytes(options: .init(), threads: 2)
                     == (["first": top, "second": .array(children)] as Plist).xmlBytes())
         }
+    }
+
+    /// The keys are sorted ahead with the batches; keys numbered after the last batch (here, of
+    /// values too small to write ahead) are put in their places.
+    @Test func keysAfterTheLastBatchAreSortedIn() throws {
+        var flat = FlatPlist()
+        flat.prewriteXML(options: .init(), limits: Self.limits(minNodes: 2, batchNodes: 1))
+        let top = flat.addContainer(.dictionary, to: -1, key: .none)
+        var expected = OrderedDictionary<String, Plist>()
+        for name in ["m", "c", "x", "é", "b"] {
+            let list = flat.addContainer(.array, to: top, key: .name(name))
+            try flat.add(.signed(1), to: list, key: .none)
+            try flat.add(.signed(2), to: list, key: .none)
+            flat.valueEnded(list, depth: 1, bytesFrom: flat.bytes.count)
+            expected[name] = [1, 2]
+        }
+        for name in ["a", "n", "z", "d", "ö", "A"] {
+            try flat.add(.bool(true), to: top, key: .name(name))
+            expected[name] = true
+        }
+        flat.prewritingEnded()
+        flat.prewriting?.waitForWriting()
+        let prewritten = try #require(flat.prewriting?.written(nodeCount: flat.nodes.count, options: .init()))
+        #expect(prewritten.sortedKeys(completing: flat.keys.names) == KeyOrder.sortedIndices(flat.keys.names))
+        #expect(try flat.xmlBytes(options: .init()) == Plist.dictionary(expected).xmlBytes())
     }
 
     /// A value changed after its end (through a container kept past it) is written as it is

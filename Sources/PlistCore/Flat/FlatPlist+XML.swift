@@ -8,8 +8,10 @@ extension FlatPlist {
 
     /// `xmlBytes(options:)` written by up to `threads` threads.
     package func xmlBytes(options: PlistWriteOptions, threads: Int) throws(PlistError) -> [UInt8] {
-        var writer = FlatXMLWriter(flat: self, sortsKeys: options.sortsKeys)
-        writer.prewritten = prewriting?.written(nodeCount: nodes.count, options: options)
+        let prewritten = prewriting?.written(nodeCount: nodes.count, options: options)
+        var writer = FlatXMLWriter(
+            flat: self, sortsKeys: options.sortsKeys, sortedKeys: prewritten?.sortedKeys(completing: keys.names))
+        writer.prewritten = prewritten
         if threads > 1, let parts = writer.parts(maxDepth: options.maxDepth),
             let bytes = parts.write(with: writer, threads: threads, options: options, capacity: xmlCapacity)
         {
@@ -72,10 +74,12 @@ struct FlatXMLWriter {
     /// The text of values written ahead (`XMLPrewriting`), copied in place of writing them.
     var prewritten: PrewrittenValues?
 
-    init(flat: FlatPlist, sortsKeys: Bool) {
+    /// A writer of `flat`, its keys in CoreFoundation's order when `sortsKeys` (`sortedKeys` when
+    /// given: that order, made ahead).
+    init(flat: FlatPlist, sortsKeys: Bool, sortedKeys: [Int]? = nil) {
         self.flat = flat
         let names = flat.keys.names
-        let order = sortsKeys ? KeyOrder.sortedIndices(names) : nil
+        let order = sortsKeys ? sortedKeys ?? KeyOrder.sortedIndices(names) : nil
         var keyLines: [UInt8] = []
         var keyLineRanges = [Range<Int>](repeating: 0..<0, count: names.count)
         for key in order ?? Array(names.indices) {

@@ -131,7 +131,8 @@ package struct XMLPrewriting {
     /// values of batches not written by now are written by the caller.
     func written(nodeCount: Int, options: PlistWriteOptions) -> PrewrittenValues? {
         guard let prewriter, isUsable, options == self.options else { return nil }
-        return PrewrittenValues(prewriter.finish(), nodeCount: nodeCount)
+        let (batches, sortedKeys) = prewriter.finish()
+        return PrewrittenValues(batches, sortedKeys: sortedKeys, nodeCount: nodeCount)
     }
 }
 
@@ -170,8 +171,12 @@ struct PrewrittenValues: Sendable {
     let values: [PrewrittenValue]
     /// Per node of the plist: the index of its value in `values`, or -1.
     private let valueOfNode: [Int32]
+    /// The plist's first key names in CoreFoundation's order, and each one's `orderWord`, when
+    /// the writing sorts keys.
+    private let sortedKeys: XMLPrewriter.SortedKeys?
 
-    init(_ batches: [XMLPrewriter.WrittenBatch], nodeCount: Int) {
+    init(_ batches: [XMLPrewriter.WrittenBatch], sortedKeys: XMLPrewriter.SortedKeys?, nodeCount: Int) {
+        self.sortedKeys = sortedKeys
         texts = batches.map(\.text)
         values = batches.flatMap(\.values)
         var valueOfNode = [Int32](repeating: -1, count: nodeCount)
@@ -179,6 +184,15 @@ struct PrewrittenValues: Sendable {
             valueOfNode[Int(value.root)] = Int32(index)
         }
         self.valueOfNode = valueOfNode
+    }
+
+    /// The positions of `names`, the plist's key names, in CoreFoundation's order: those sorted
+    /// ahead, with the names numbered after them put in their places; `nil` when there are none.
+    func sortedKeys(completing names: [String]) -> [Int]? {
+        guard var sorted = sortedKeys, sorted.words.count <= names.count else { return nil }
+        let added = sorted.words.count..<names.count
+        sorted.words.append(contentsOf: names[added].map(KeyOrder.orderWord))
+        return KeyOrder.merging(sorted.order, added, of: names, words: sorted.words)
     }
 
     /// The index in `values` of the value at `node`, if it was written ahead.
@@ -211,6 +225,13 @@ final class XMLPrewriter: Sendable {
         let values: [PrewrittenValue]
     }
 
+    /// The key names of the batches written, in CoreFoundation's order (positions), and the
+    /// `orderWord` of each, by number: the writer's sorting of the keys, made ahead.
+    struct SortedKeys: Sendable {
+        var order: [Int] = []
+        var words: [UInt64] = []
+    }
+
     /// What the thread keeps from batch to batch.
     private struct Work: Sendable {
         /// The plist's key names, by number.
@@ -220,6 +241,7 @@ final class XMLPrewriter: Sendable {
         var local: [Int32] = []
         var numbered: [Int] = []
         var batches = 0
+        var sortedKeys = SortedKeys()
     }
 
     private let options: PlistWriteOptions
@@ -230,6 +252,7 @@ final class XMLPrewriter: Sendable {
     private let sent = Mutex<[PrewriteBatch]>([])
     private let spare = Mutex<[PrewriteBatch]>([])
     private let written = Mutex<[WrittenBatch]>([])
+    private let sortedKeys = Mutex<SortedKeys?>(nil)
     private let stopped = Atomic<Bool>(false)
 
     init(options: PlistWriteOptions) { self.options = options }
@@ -261,11 +284,12 @@ final class XMLPrewriter: Sendable {
     /// Leaves the batches not started unwritten.
     func stop() { stopped.store(true, ordering: .relaxed) }
 
-    /// Stops, and returns the batches written, without waiting for the one being written:
-    /// if this thread is slow or waits for a processor, the caller writes the rest itself.
-    func finish() -> [WrittenBatch] {
+    /// Stops, and returns the batches written and the keys sorted, without waiting for the
+    /// batch being written: if this thread is slow or waits for a processor, the caller writes
+    /// the rest itself.
+    func finish() -> (batches: [WrittenBatch], sortedKeys: SortedKeys?) {
         stop()
-        return written.withLock { $0 }
+        return (written.withLock { $0 }, sortedKeys.withLock { $0 })
     }
 
     /// Waits until the batches sent are written (or left, once stopped).
@@ -274,6 +298,13 @@ final class XMLPrewriter: Sendable {
     private func write(_ batch: inout PrewriteBatch, work: inout Work) -> WrittenBatch {
         work.batches += 1
         work.names.append(contentsOf: batch.newNames)
+        if options.sortsKeys {
+            let added = work.sortedKeys.words.count..<work.names.count
+            work.sortedKeys.words.append(contentsOf: work.names[added].map(KeyOrder.orderWord))
+            work.sortedKeys.order = KeyOrder.merging(
+                work.sortedKeys.order, added, of: work.names, words: work.sortedKeys.words)
+            sortedKeys.withLock { $0 = work.sortedKeys }
+        }
         if work.local.count < work.names.count {
             work.local.append(contentsOf: repeatElement(-1, count: work.names.count - work.local.count))
             work.numbered.append(contentsOf: repeatElement(0, count: work.names.count - work.numbered.count))
