@@ -15,11 +15,13 @@ import Foundation
 /// copied (they lie together, after its own node) into a batch; full batches go to an
 /// `XMLPrewriter`, which writes each value's text at its depth on a thread of its own. The
 /// XML writer then copies a value's text where it would have written the value. In an iTunes
-/// library that is each track: encoding 20,000 tracks and writing them take turns no more.
+/// library that is each track and playlist: encoding 20,000 tracks and writing them take turns
+/// no more. The other thread also sorts the key names into CoreFoundation's order as they come.
 ///
 /// The other thread reads only the copies, so nothing is shared while the encoder goes on. A
-/// value changed after its end (only through a container kept past it) makes the text
-/// unusable: `changing` notes it, and the writer then writes everything itself.
+/// value changed after its end (only through an encoder or container kept past it) makes the
+/// text unusable: `changing` notes it, and the writer then writes everything itself. The writer
+/// does not wait for the other thread: what is not written when it starts, it writes itself.
 package struct XMLPrewriting {
     /// Which values are written ahead, and when.
     package struct Limits: Sendable {
@@ -32,8 +34,8 @@ package struct XMLPrewriting {
         var minNodes: Int
         var maxNodes: Int
         /// How many nodes a batch holds before it goes to the other thread: enough that handing
-        /// it over costs nothing next to writing it, few enough that the batch not sent when the
-        /// plist is done is written in a moment.
+        /// it over costs nothing next to writing it, few enough that the batch still being
+        /// written when the document is (whose values the writer then writes itself) is small.
         var batchNodes: Int
 
         package static let standard = Limits(startNodes: 16_384, minNodes: 8, maxNodes: 65_536, batchNodes: 16_384)
