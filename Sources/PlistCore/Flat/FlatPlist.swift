@@ -90,8 +90,8 @@ package struct FlatPlist {
         if taken { prewrittenEnd = Int32(end) }
     }
 
-    /// Tells the XML writing ahead that the plist is complete: the values it took are written
-    /// (`xmlBytes` waits for them).
+    /// Tells the XML writing ahead that the plist is complete: the last batch goes to the other
+    /// thread (`xmlBytes` takes what it has written by then, without waiting).
     package mutating func prewritingEnded() { prewriting?.finish(keys: keys.names) }
 
     /// Stops the writing ahead: the value will not be written as XML.

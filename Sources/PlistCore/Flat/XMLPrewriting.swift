@@ -27,16 +27,16 @@ package struct XMLPrewriting {
     package struct Limits: Sendable {
         /// Values are written ahead once the plist has this many nodes: a smaller one is
         /// written in a moment, and a thread would cost more than it saves.
-        var startNodes: Int
+        let startNodes: Int
         /// The fewest and most nodes of a value written ahead: with fewer, copying it and
         /// finding its text cost about what writing it does; with more, writing it would keep
         /// the other thread busy while the document is written, if the value ends late.
-        var minNodes: Int
-        var maxNodes: Int
+        let minNodes: Int
+        let maxNodes: Int
         /// How many nodes a batch holds before it goes to the other thread: enough that handing
         /// it over costs nothing next to writing it, few enough that the batch still being
         /// written when the document is (whose values the writer then writes itself) is small.
-        var batchNodes: Int
+        let batchNodes: Int
 
         package static let standard = Limits(startNodes: 16_384, minNodes: 8, maxNodes: 65_536, batchNodes: 16_384)
 
@@ -206,8 +206,7 @@ struct PrewrittenValues: Sendable {
 
     /// The value at `node`, if it was written ahead at `depth`.
     func value(at node: Int32, depth: Int) -> PrewrittenValue? {
-        let index = Int(valueOfNode[Int(node)])
-        guard index >= 0, values[index].depth == depth else { return nil }
+        guard let index = index(of: node), values[index].depth == depth else { return nil }
         return values[index]
     }
 }

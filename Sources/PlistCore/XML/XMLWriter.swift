@@ -111,9 +111,6 @@ struct XMLOutput {
         out.append(contentsOf: rest)
     }
 
-    /// Makes room for `count` more bytes at once, in large storage (`reserveLarge`).
-    mutating func makeRoom(for count: Int) { out.reserveLarge(adding: count) }
-
     /// Drops what was written after the first `count` bytes.
     mutating func truncate(to count: Int) { out.removeSubrange(count...) }
 
