@@ -18,6 +18,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
     targets: [
@@ -37,11 +38,19 @@ let package = Package(
             swiftSettings: settings + [.strictMemorySafety()]
         ),
         .target(
-            name: "PlistKit", dependencies: ["PlistCore", "PlistXML"], swiftSettings: settings + [.strictMemorySafety()]
+            name: "PlistKit",
+            dependencies: [
+                "PlistCore", "PlistXML", .product(name: "OrderedCollections", package: "swift-collections"),
+                .product(name: "SystemPackage", package: "swift-system"),
+            ],
+            swiftSettings: settings + [.strictMemorySafety()]
         ),
         .executableTarget(
             name: "plistconv",
-            dependencies: ["PlistKit", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: [
+                "PlistKit", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "OrderedCollections", package: "swift-collections"),
+            ],
             swiftSettings: settings
         ),
         .target(
@@ -53,18 +62,29 @@ let package = Package(
         .testTarget(
             name: "PlistCoreTests",
             dependencies: [
-                "PlistCore", "TestSupport",
+                "PlistCore", "TestSupport", .product(name: "OrderedCollections", package: "swift-collections"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             swiftSettings: settings
         ),
         .testTarget(
-            name: "PlistXMLTests", dependencies: ["PlistCore", "PlistXML", "TestSupport"], swiftSettings: settings),
-        .testTarget(name: "PlistKitTests", dependencies: ["PlistKit", "TestSupport"], swiftSettings: settings),
+            name: "PlistXMLTests",
+            dependencies: [
+                "PlistCore", "PlistXML", "TestSupport", .product(name: "OrderedCollections", package: "swift-collections"),
+            ],
+            swiftSettings: settings),
+        .testTarget(
+            name: "PlistKitTests",
+            dependencies: [
+                "PlistKit", "TestSupport", .product(name: "OrderedCollections", package: "swift-collections"),
+                .product(name: "SystemPackage", package: "swift-system"),
+            ],
+            swiftSettings: settings),
         .testTarget(
             name: "plistconvTests",
             dependencies: [
                 "plistconv", "TestSupport", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "OrderedCollections", package: "swift-collections"),
             ],
             swiftSettings: settings
         ),

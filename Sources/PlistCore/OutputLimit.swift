@@ -1,3 +1,5 @@
+import OrderedCollections
+
 /// `PlistWriteOptions.maxOutputBytes` as the text writers apply it.
 ///
 /// A value whose arrays and dictionaries share storage (as a binary file's shared references

@@ -34,7 +34,7 @@ extension Plist {
     /// Reads OpenStep text as `init(openStep:)` does, and tells whether it was a `.strings` file
     /// (a dictionary without its outer braces), so that it can be written back the same way.
     /// - Throws: `PlistError` naming the problem and its line and column.
-    public static func readOpenStep(_ bytes: Span<UInt8>, options: PlistReadOptions = .init()) throws(PlistError) -> (
+    package static func readOpenStep(_ bytes: Span<UInt8>, options: PlistReadOptions = .init()) throws(PlistError) -> (
         value: Plist, isStringsFile: Bool
     ) {
         var copy: [UInt8] = []

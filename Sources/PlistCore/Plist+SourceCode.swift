@@ -28,7 +28,7 @@ extension Plist {
 
     /// A Swift and Objective-C identifier made from a file name (`Info.plist` gives `Info`,
     /// `my-file.plist` gives `my_file`, `1.plist` gives `_1`).
-    public static func sourceIdentifier(fromFileName fileName: String) -> String {
+    package static func sourceIdentifier(fromFileName fileName: String) -> String {
         SourceCode.identifier(fromFileName: fileName)
     }
 }

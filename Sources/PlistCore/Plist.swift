@@ -1,4 +1,4 @@
-@_exported public import OrderedCollections
+public import OrderedCollections
 
 #if canImport(FoundationEssentials)
 public import FoundationEssentials

@@ -4,8 +4,135 @@
 /// byte offset for binary input (`byte 1042: a dictionary key is not a string (marker 0x10)`),
 /// a line and column for text (`3:14: <integer> holds "12x", which is not an integer`).
 public struct PlistError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// What went wrong.
-    public enum Kind: Hashable, Sendable {
+    /// A kind of problem. New codes may come in later versions, so compare with `==` or switch
+    /// with a `default:` case; the message and location say the rest.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        /// The code's name, as spelled in Swift (`truncated`, `tooDeep`).
+        public let description: String
+
+        private init(_ name: String) { description = name }
+
+        /// The input has no bytes.
+        public static let emptyInput = Code("emptyInput")
+
+        /// The input is none of the property-list formats this package knows.
+        public static let unknownFormat = Code("unknownFormat")
+
+        /// The input does not start with the binary magic `bplist`.
+        public static let badMagic = Code("badMagic")
+
+        /// The binary header names a version other than `00`.
+        public static let unsupportedVersion = Code("unsupportedVersion")
+
+        /// The input ends before the structure it describes.
+        public static let truncated = Code("truncated")
+
+        /// A trailer field holds an impossible value.
+        public static let invalidTrailer = Code("invalidTrailer")
+
+        /// The offset table does not end where the trailer starts.
+        public static let misplacedOffsetTable = Code("misplacedOffsetTable")
+
+        /// An offset-table entry points outside the object area.
+        public static let objectOffsetOutOfRange = Code("objectOffsetOutOfRange")
+
+        /// An object reference names an object that does not exist.
+        public static let referenceOutOfRange = Code("referenceOutOfRange")
+
+        /// A byte that starts no known object type.
+        public static let invalidMarker = Code("invalidMarker")
+
+        /// A length or count field that is not a valid non-negative integer.
+        public static let invalidLength = Code("invalidLength")
+
+        /// A count whose objects cannot fit in the input.
+        public static let lengthPastEnd = Code("lengthPastEnd")
+
+        /// An integer or UID too large to represent.
+        public static let numberOutOfRange = Code("numberOutOfRange")
+
+        /// An ASCII string object holds a byte above 0x7F.
+        public static let nonASCIIString = Code("nonASCIIString")
+
+        /// UTF-16 text (or a UTF-16 string object) holds an unpaired surrogate.
+        public static let invalidUTF16 = Code("invalidUTF16")
+
+        /// UTF-32 text holds a value that is not a Unicode scalar.
+        public static let invalidUTF32 = Code("invalidUTF32")
+
+        /// A dictionary key that is not a string.
+        public static let nonStringKey = Code("nonStringKey")
+
+        /// A container that contains itself, directly or not.
+        public static let cycle = Code("cycle")
+
+        /// Containers nested deeper than the limit.
+        public static let tooDeep = Code("tooDeep")
+
+        /// More values than the limit (shared references counted each time they are used).
+        public static let tooManyObjects = Code("tooManyObjects")
+
+        /// More string and data content than the limit (shared references counted each time they are used).
+        public static let tooMuchContent = Code("tooMuchContent")
+
+        /// Writing would produce more bytes than the limit.
+        public static let outputTooLarge = Code("outputTooLarge")
+
+        /// The XML is not well-formed (the message gives the XML parser's reason).
+        public static let malformedXML = Code("malformedXML")
+
+        /// An element that property lists do not have.
+        public static let unknownElement = Code("unknownElement")
+
+        /// An element where it may not stand (inside a leaf such as `<string>`, a nested `<plist>`).
+        public static let misplacedElement = Code("misplacedElement")
+
+        /// Text other than white space between elements.
+        public static let unexpectedText = Code("unexpectedText")
+
+        /// A `<key>` with no value after it.
+        public static let keyWithoutValue = Code("keyWithoutValue")
+
+        /// A value in a dictionary where a `<key>` belongs.
+        public static let valueWithoutKey = Code("valueWithoutKey")
+
+        /// More than one value at the top level.
+        public static let multipleTopLevelValues = Code("multipleTopLevelValues")
+
+        /// A document with no value in it.
+        public static let noValue = Code("noValue")
+
+        /// A leaf element whose text is not a valid value of its type.
+        public static let invalidValue = Code("invalidValue")
+
+        /// A DTD internal subset or entity declaration, which property lists never need.
+        public static let dtdDeclaration = Code("dtdDeclaration")
+
+        /// A file could not be read or written (the message gives the system's reason).
+        public static let io = Code("io")
+
+        /// Nothing at a key path (`keyPath` is as much of the path as names the missing value).
+        public static let noValueAtKeyPath = Code("noValueAtKeyPath")
+
+        /// A key path where a value is being added already holds one.
+        public static let valueExistsAtKeyPath = Code("valueExistsAtKeyPath")
+
+        /// A key path goes on into a value that is neither a dictionary nor an array.
+        public static let notAContainer = Code("notAContainer")
+
+        /// The value at a key path has another type than the one asked for.
+        public static let unexpectedType = Code("unexpectedType")
+
+        /// Text that breaks the grammar of its format (the message says how).
+        public static let syntax = Code("syntax")
+
+        /// A value the output format cannot hold.
+        public static let unrepresentable = Code("unrepresentable")
+    }
+
+    /// What went wrong, with the details that go into the message. The readers and writers
+    /// throw these; users see `code`, `message` and the location.
+    package enum Kind: Hashable, Sendable {
         /// The input has no bytes.
         case emptyInput
         /// The input is none of the property-list formats this package knows.
@@ -86,35 +213,106 @@ public struct PlistError: Error, Hashable, Sendable, CustomStringConvertible {
         case unrepresentable(keyPath: String, type: String, format: String)
     }
 
-    /// What went wrong.
-    public var kind: Kind
-    /// The byte offset in the input where the problem was found (0 when it concerns the whole input).
-    public var byteOffset: Int
+    /// What went wrong, with its details.
+    package var kind: Kind
+    /// The byte offset in the input where the problem was found; `nil` when the problem
+    /// concerns no place in the input (an empty input, a file that cannot be opened, a value
+    /// a writer cannot hold).
+    public var byteOffset: Int?
     /// The line and column (both from 1) in text input; `nil` for binary input.
     public var position: TextPosition?
 
-    /// An error of `kind` found at `byteOffset` (and, in text, at `position`).
-    public init(_ kind: Kind, at byteOffset: Int, position: TextPosition? = nil) {
+    /// What went wrong.
+    public var code: Code { kind.code }
+
+    /// A sentence that says what is wrong, without the location.
+    public var message: String { kind.message }
+
+    /// The key path of the value the problem concerns, where there is one (a missing key, a
+    /// value a format cannot hold).
+    public var keyPath: String? {
+        switch kind {
+        case .noValueAtKeyPath(let keyPath), .valueExistsAtKeyPath(let keyPath): keyPath
+        case .notAContainer(let keyPath, _), .unexpectedType(let keyPath, _, _), .unrepresentable(let keyPath, _, _):
+            keyPath
+        default: nil
+        }
+    }
+
+    /// An error of `kind` found at `byteOffset` (and, in text, at `position`). Kinds that
+    /// concern no place in the input keep no offset.
+    package init(_ kind: Kind, at byteOffset: Int, position: TextPosition? = nil) {
         self.kind = kind
-        self.byteOffset = byteOffset
-        self.position = position
+        self.byteOffset = kind.concernsInput ? byteOffset : nil
+        self.position = kind.concernsInput ? position : nil
     }
 
     /// The problem and its location on one line.
     public var description: String {
         if let position { return "\(position.line):\(position.column): \(kind.message)" }
-        switch kind {
-        case .emptyInput, .unknownFormat, .io, .noValueAtKeyPath, .valueExistsAtKeyPath,
-            .notAContainer, .unexpectedType, .unrepresentable, .outputTooLarge:
-            return kind.message
-        default: return "byte \(byteOffset): \(kind.message)"
-        }
+        if let byteOffset { return "byte \(byteOffset): \(kind.message)" }
+        return kind.message
     }
 }
 
 extension PlistError.Kind {
+    /// Whether the problem lies at a place in the input, which the error then names.
+    var concernsInput: Bool {
+        switch self {
+        case .emptyInput, .unknownFormat, .io, .noValueAtKeyPath, .valueExistsAtKeyPath, .notAContainer,
+            .unexpectedType, .unrepresentable, .outputTooLarge:
+            false
+        default: true
+        }
+    }
+
+    /// The public code of this kind.
+    var code: PlistError.Code {
+        switch self {
+        case .emptyInput: .emptyInput
+        case .unknownFormat: .unknownFormat
+        case .badMagic: .badMagic
+        case .unsupportedVersion: .unsupportedVersion
+        case .truncated: .truncated
+        case .invalidTrailer: .invalidTrailer
+        case .misplacedOffsetTable: .misplacedOffsetTable
+        case .objectOffsetOutOfRange: .objectOffsetOutOfRange
+        case .referenceOutOfRange: .referenceOutOfRange
+        case .invalidMarker: .invalidMarker
+        case .invalidLength: .invalidLength
+        case .lengthPastEnd: .lengthPastEnd
+        case .numberOutOfRange: .numberOutOfRange
+        case .nonASCIIString: .nonASCIIString
+        case .invalidUTF16: .invalidUTF16
+        case .invalidUTF32: .invalidUTF32
+        case .nonStringKey: .nonStringKey
+        case .cycle: .cycle
+        case .tooDeep: .tooDeep
+        case .tooManyObjects: .tooManyObjects
+        case .tooMuchContent: .tooMuchContent
+        case .outputTooLarge: .outputTooLarge
+        case .malformedXML: .malformedXML
+        case .unknownElement: .unknownElement
+        case .misplacedElement: .misplacedElement
+        case .unexpectedText: .unexpectedText
+        case .keyWithoutValue: .keyWithoutValue
+        case .valueWithoutKey: .valueWithoutKey
+        case .multipleTopLevelValues: .multipleTopLevelValues
+        case .noValue: .noValue
+        case .invalidValue: .invalidValue
+        case .dtdDeclaration: .dtdDeclaration
+        case .io: .io
+        case .noValueAtKeyPath: .noValueAtKeyPath
+        case .valueExistsAtKeyPath: .valueExistsAtKeyPath
+        case .notAContainer: .notAContainer
+        case .unexpectedType: .unexpectedType
+        case .syntax: .syntax
+        case .unrepresentable: .unrepresentable
+        }
+    }
+
     /// A sentence that says what is wrong, without the location.
-    public var message: String {
+    package var message: String {
         switch self {
         case .emptyInput:
             "the input is empty"

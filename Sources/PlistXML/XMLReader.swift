@@ -103,7 +103,7 @@ enum XMLReader {
         }
         guard created else { throw PlistError(.malformedXML("out of memory"), at: 0) }
         if var error = state.error {
-            error.byteOffset += start
+            error.byteOffset = error.byteOffset.map { $0 + start }
             error.position = error.position.map(state.shift.apply)
             throw error
         }

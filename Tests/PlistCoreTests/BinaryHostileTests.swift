@@ -39,8 +39,9 @@ import Testing
                 // The last 32 bytes are now taken for the trailer: whatever they hold, it is
                 // refused there (in the trailer, at most 32 bytes from the end) or, when the
                 // trailer happens to look valid, where the first bad offset or object is.
-                #expect(error.byteOffset <= length, "\(length): \(error)")
-                #expect(error.description.hasPrefix("byte \(error.byteOffset): "), "\(length)")
+                let offset = try #require(error.byteOffset, "\(length): \(error)")
+                #expect(offset <= length, "\(length): \(error)")
+                #expect(error.description.hasPrefix("byte \(offset): "), "\(length)")
             }
         }
     }
@@ -53,7 +54,7 @@ import Testing
                 do {
                     _ = try Plist(binary: bytes)
                 } catch {
-                    #expect(error.byteOffset < bytes.count, "\(position)=\(byte): \(error)")
+                    #expect(try #require(error.byteOffset) < bytes.count, "\(position)=\(byte): \(error)")
                 }
             }
         }

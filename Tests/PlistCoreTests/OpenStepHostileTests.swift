@@ -16,7 +16,8 @@ import Testing
         let bytes = Array(Self.small.utf8)
         for length in 1..<bytes.count {
             let error = try #require(throws: PlistError.self) { try Plist(openStep: Array(bytes[0..<length])) }
-            #expect(error.position != nil && error.byteOffset <= length, "\(length): \(error)")
+            #expect(error.position != nil, "\(length): \(error)")
+            #expect(try #require(error.byteOffset) <= length, "\(length): \(error)")
         }
     }
 

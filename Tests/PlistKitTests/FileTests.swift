@@ -1,5 +1,6 @@
 import Foundation
 import PlistKit
+import SystemPackage
 import Testing
 
 /// Reading files (small and memory-mapped), atomic writes, and format dispatch.
@@ -28,6 +29,39 @@ import Testing
         #expect(size > 1 << 20, "large enough to be memory-mapped")
         #expect(try Plist(contentsOf: path("large.plist")) == large)
         #expect(try folderContents() == ["large.plist", "small.plist"])
+    }
+
+    @Test func filesAreNamedByPathURLOrFilePath() throws {
+        let value: Plist = ["name": "James", "age": 40]
+        let url = folder.appendingPathComponent("by url.plist")
+        try value.write(to: url, format: .xml)
+        #expect(try Plist(contentsOf: url) == value)
+        #expect(try Plist.read(contentsOf: url).format == .xml)
+        #expect(try Plist(contentsOf: url.path) == value)
+
+        let filePath = FilePath(path("by file path.plist"))
+        try value.write(to: filePath, format: .binary)
+        #expect(try Plist(contentsOf: filePath) == value)
+        #expect(try Plist.read(contentsOf: filePath).format == .binary)
+
+        try PlistFile.write(Array("(1)".utf8), to: folder.appendingPathComponent("raw.plist"))
+        #expect(try Plist(contentsOf: path("raw.plist")) == ["1"])
+
+        struct Person: Codable, Equatable { var name: String }
+        let encoder = PlistEncoder()
+        encoder.outputFormat = .openStep
+        try encoder.encode(Person(name: "Ada"), to: folder.appendingPathComponent("person.plist"))
+        try encoder.encode(Person(name: "Bea"), to: FilePath(path("person2.plist")))
+        #expect(try Plist(contentsOf: path("person.plist")) == ["name": "Ada"])
+        #expect(try Plist(contentsOf: path("person2.plist")) == ["name": "Bea"])
+    }
+
+    @Test func aURLThatIsNotAFileIsRefused() throws {
+        let url = try #require(URL(string: "https://example.com/Info.plist"))
+        let error = try #require(throws: PlistError.self) { try Plist(contentsOf: url) }
+        #expect(error.code == .io)
+        #expect(error.byteOffset == nil)
+        #expect(error.description == "https://example.com/Info.plist is not a file URL")
     }
 
     @Test func replacingKeepsPermissionsAndLeavesNoTemporaryFile() throws {

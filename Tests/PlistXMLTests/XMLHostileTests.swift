@@ -50,7 +50,7 @@ import Darwin
                 #expect(error == PlistError(.emptyInput, at: 0))
             } else {
                 #expect(error.position != nil, "\(length): \(error)")
-                #expect(error.byteOffset <= length, "\(length): \(error)")
+                #expect(try #require(error.byteOffset) <= length, "\(length): \(error)")
             }
         }
     }

@@ -1,3 +1,4 @@
+import OrderedCollections
 package import PlistCore
 
 extension FlatPlist {

@@ -16,37 +16,30 @@ import Foundation
 /// written as `JSONValues` says (see `JSONTag` for the typed forms).
 enum JSONWriter {
     static func write(_ value: Plist, options: PlistWriteOptions) throws(PlistError) -> [UInt8] {
-        try OutputLimit(options).checkLeastSize(of: value, indentation: options.indentsJSON ? 2 : 0)
-        var writer = JSONTextWriter(options: options)
+        var writer = JSONTextWriter(
+            options: options, out: try TextOutput(for: value, indentation: options.indentsJSON ? 2 : 0, options: options))
         try writer.value(value, depth: 0)
         if options.indentsJSON { writer.out.append(0x0A) }
-        return writer.out
+        return writer.out.bytes
     }
 }
 
 private struct JSONTextWriter {
     let options: PlistWriteOptions
-    let limit: OutputLimit
-    var out: [UInt8] = []
+    var out: TextOutput
     var path: [String] = []
 
-    init(options: PlistWriteOptions) {
-        self.options = options
-        limit = OutputLimit(options)
-        out.reserveCapacity(4096)
-    }
-
     mutating func value(_ value: Plist, depth: Int) throws(PlistError) {
-        try reserve((options.indentsJSON ? 2 * depth : 0) + Self.leastSize(of: value))
+        try out.reserve((options.indentsJSON ? 2 * depth : 0) + Self.leastSize(of: value))
         switch value {
         case .string(let string): self.string(string)
-        case .integer(let integer): append(integer.description)
-        case .bool(let bool): append(bool ? "true" : "false")
+        case .integer(let integer): out.append(integer.description)
+        case .bool(let bool): out.append(bool ? "true" : "false")
         case .real(let real):
             if real.isFinite {
                 let text = real.description
-                append(text)
-                if !text.utf8.contains(where: { $0 == 0x2E || $0 == 0x65 }) { append(".0") }
+                out.append(text)
+                if !text.utf8.contains(where: { $0 == 0x2E || $0 == 0x65 }) { out.append(".0") }
             } else {
                 switch options.jsonValues {
                 case .strict: throw unrepresentable(value)
@@ -69,7 +62,7 @@ private struct JSONTextWriter {
                 if let text = JSONTag.iso8601(seconds) {
                     tagged(.date) { $0.string(text) }
                 } else if seconds.isFinite {
-                    tagged(.date) { $0.append(seconds.description) }
+                    tagged(.date) { $0.out.append(seconds.description) }
                 } else {
                     tagged(.date) { $0.string(JSONTag.name(ofNonFinite: seconds)) }
                 }
@@ -83,35 +76,35 @@ private struct JSONTextWriter {
         case .uid(let uid):
             switch options.jsonValues {
             case .strict: throw unrepresentable(value)
-            case .lossy: append(String(uid))
-            case .typed: tagged(.uid) { $0.append(String(uid)) }
+            case .lossy: out.append(String(uid))
+            case .typed: tagged(.uid) { $0.out.append(String(uid)) }
             }
         case .array(let elements):
-            guard depth < options.maxDepth else { throw PlistError(.tooDeep(limit: options.maxDepth), at: 0) }
-            guard !elements.isEmpty else { return append("[]") }
-            append("[")
+            try out.enter(depth: depth)
+            guard !elements.isEmpty else { return out.append("[]") }
+            out.append("[")
             for (index, element) in elements.enumerated() {
-                if index > 0 { append(",") }
+                if index > 0 { out.append(",") }
                 newline(depth + 1)
                 path.append(String(index))
                 try self.value(element, depth: depth + 1)
                 path.removeLast()
             }
             newline(depth)
-            append("]")
+            out.append("]")
         case .dictionary(let entries):
-            guard depth < options.maxDepth else { throw PlistError(.tooDeep(limit: options.maxDepth), at: 0) }
-            guard !entries.isEmpty else { return append("{}") }
+            try out.enter(depth: depth)
+            guard !entries.isEmpty else { return out.append("{}") }
             let order = order(entries)
             if options.jsonValues == .typed, JSONTag(rawValue: entries.keys[order[0]]) != nil {
                 // A real dictionary that would read as a typed value: its first key is a tag.
-                append("{")
+                out.append("{")
                 newline(depth + 1)
                 self.string(JSONTag.dictionary.rawValue)
-                append(options.indentsJSON ? " : " : ":")
+                out.append(options.indentsJSON ? " : " : ":")
                 try members(entries, order: order, depth: depth + 1)
                 newline(depth)
-                append("}")
+                out.append("}")
             } else {
                 try members(entries, order: order, depth: depth)
             }
@@ -119,22 +112,22 @@ private struct JSONTextWriter {
     }
 
     mutating func members(_ entries: OrderedDictionary<String, Plist>, order: [Int], depth: Int) throws(PlistError) {
-        append("{")
+        out.append("{")
         var first = true
         for index in order {
             let (key, element) = entries.elements[index]
-            try reserve((options.indentsJSON ? 2 * depth + 2 : 0) + key.utf8.count + 4)
-            if !first { append(",") }
+            try out.reserve((options.indentsJSON ? 2 * depth + 2 : 0) + key.utf8.count + 4)
+            if !first { out.append(",") }
             first = false
             newline(depth + 1)
             string(key)
-            append(options.indentsJSON ? " : " : ":")
+            out.append(options.indentsJSON ? " : " : ":")
             path.append(key)
             try value(element, depth: depth + 1)
             path.removeLast()
         }
         newline(depth)
-        append("}")
+        out.append("}")
     }
 
     func order(_ entries: OrderedDictionary<String, Plist>) -> [Int] {
@@ -145,11 +138,11 @@ private struct JSONTextWriter {
     }
 
     mutating func tagged(_ tag: JSONTag, _ content: (inout JSONTextWriter) -> Void) {
-        append("{")
+        out.append("{")
         string(tag.rawValue)
-        append(options.indentsJSON ? " : " : ":")
+        out.append(options.indentsJSON ? " : " : ":")
         content(&self)
-        append("}")
+        out.append("}")
     }
 
     func unrepresentable(_ value: Plist) -> PlistError {
@@ -158,11 +151,6 @@ private struct JSONTextWriter {
     }
 
     // MARK: Text
-
-    /// Throws `.outputTooLarge` unless `count` more bytes fit in `options.maxOutputBytes`.
-    func reserve(_ count: Int) throws(PlistError) {
-        try limit.check(written: out.count, adding: count)
-    }
 
     /// The fewest bytes `value` takes: its quotes and text, its base64, or a bracket or digit.
     static func leastSize(of value: Plist) -> Int {
@@ -173,32 +161,26 @@ private struct JSONTextWriter {
         }
     }
 
-    mutating func append(_ text: String) {
-        out.append(contentsOf: text.utf8)
-    }
-
     mutating func newline(_ depth: Int) {
         guard options.indentsJSON else { return }
         out.append(0x0A)
-        for _ in 0..<depth { out.append(contentsOf: [0x20, 0x20]) }
+        out.append(0x20, count: 2 * depth)
     }
 
     mutating func string(_ string: String) {
         out.append(0x22)
         for byte in string.utf8 {
             switch byte {
-            case 0x22: append("\\\"")
-            case 0x5C: append("\\\\")
-            case 0x0A: append("\\n")
-            case 0x0D: append("\\r")
-            case 0x09: append("\\t")
-            case 0x08: append("\\b")
-            case 0x0C: append("\\f")
+            case 0x22: out.append("\\\"")
+            case 0x5C: out.append("\\\\")
+            case 0x0A: out.append("\\n")
+            case 0x0D: out.append("\\r")
+            case 0x09: out.append("\\t")
+            case 0x08: out.append("\\b")
+            case 0x0C: out.append("\\f")
             case 0x00..<0x20:
-                append("\\u00")
-                out.append(byte >> 4 == 0 ? 0x30 : 0x31)
-                let low = byte & 0xF
-                out.append(low < 10 ? 0x30 + low : 0x57 + low)
+                out.append("\\u00")
+                out.appendHex(byte)
             default: out.append(byte)
             }
         }

@@ -24,11 +24,11 @@ import Foundation
 /// reader does).
 enum OpenStepWriter {
     static func write(_ value: Plist, options: PlistWriteOptions) throws(PlistError) -> [UInt8] {
-        try OutputLimit(options).checkLeastSize(of: value, indentation: 1)
-        var writer = OpenStepTextWriter(options: options)
+        var writer = OpenStepTextWriter(
+            options: options, out: try TextOutput(for: value, indentation: 1, options: options))
         try writer.value(value, depth: 0)
         writer.out.append(0x0A)
-        return writer.out
+        return writer.out.bytes
     }
 
     /// A `.strings` file: one `"key" = "value";` line per entry of a dictionary of strings.
@@ -36,8 +36,8 @@ enum OpenStepWriter {
         guard case .dictionary(let entries) = value else {
             throw PlistError(.unrepresentable(keyPath: "", type: value.typeName, format: "a .strings file"), at: 0)
         }
-        try OutputLimit(options).checkLeastSize(of: value, indentation: 0)
-        var writer = OpenStepTextWriter(options: options)
+        var writer = OpenStepTextWriter(
+            options: options, out: try TextOutput(for: value, indentation: 0, options: options))
         for (key, element) in writer.ordered(entries) {
             writer.path.append(key)
             let text: String
@@ -51,65 +51,58 @@ enum OpenStepWriter {
                 }
                 text = string
             }
-            try writer.reserve(key.utf8.count + text.utf8.count + 8)
+            try writer.out.reserve(key.utf8.count + text.utf8.count + 8)
             writer.quoted(key)
-            writer.append(" = ")
+            writer.out.append(" = ")
             writer.quoted(text)
-            writer.append(";\n")
+            writer.out.append(";\n")
             writer.path.removeLast()
         }
-        return writer.out
+        return writer.out.bytes
     }
 }
 
 private struct OpenStepTextWriter {
     let options: PlistWriteOptions
-    let limit: OutputLimit
-    var out: [UInt8] = []
+    var out: TextOutput
     /// The keys and indexes down to the value being written, for error messages.
     var path: [String] = []
 
-    init(options: PlistWriteOptions) {
-        self.options = options
-        limit = OutputLimit(options)
-        out.reserveCapacity(4096)
-    }
-
     /// Writes `value`, which is indented by `depth` tabs.
     mutating func value(_ value: Plist, depth: Int) throws(PlistError) {
-        try reserve(depth + Self.leastSize(of: value))
+        try out.reserve(depth + Self.leastSize(of: value))
         switch value {
         case .string(let string):
             self.string(string)
         case .data(let data):
             self.data(data)
         case .array(let elements):
-            guard depth < options.maxDepth else { throw PlistError(.tooDeep(limit: options.maxDepth), at: 0) }
-            append("(\n")
+            try out.enter(depth: depth)
+            out.append("(\n")
             for (index, element) in elements.enumerated() {
                 indent(depth + 1)
                 path.append(String(index))
                 try self.value(element, depth: depth + 1)
                 path.removeLast()
-                append(",\n")
+                out.append(",\n")
             }
             indent(depth)
-            append(")")
+            out.append(")")
         case .dictionary(let entries):
-            guard depth < options.maxDepth else { throw PlistError(.tooDeep(limit: options.maxDepth), at: 0) }
-            append("{\n")
+            try out.enter(depth: depth)
+            out.append("{\n")
             for (key, element) in ordered(entries) {
-                try reserve(depth + 1 + key.utf8.count + 4)
+                try out.reserve(depth + 1 + key.utf8.count + 4)
                 indent(depth + 1)
                 string(key)
-                append(" = ")
+                out.append(" = ")
                 path.append(key)
                 try self.value(element, depth: depth + 1)
                 path.removeLast()
-                append(";\n")
+                out.append(";\n")
             }
             indent(depth)
-            append("}")
+            out.append("}")
         case .integer, .real, .bool, .date, .uid:
             switch options.openStepValues {
             case .gnustep: try typed(value)
@@ -150,25 +143,20 @@ private struct OpenStepTextWriter {
 
     mutating func typed(_ value: Plist) throws(PlistError) {
         switch value {
-        case .integer(let integer): append("<*I" + integer.description + ">")
-        case .real(let real): append("<*R" + real.description + ">")
-        case .bool(let bool): append(bool ? "<*BY>" : "<*BN>")
+        case .integer(let integer): out.append("<*I" + integer.description + ">")
+        case .real(let real): out.append("<*R" + real.description + ">")
+        case .bool(let bool): out.append(bool ? "<*BY>" : "<*BN>")
         case .date(let date):
             guard let text = GNUstepDate.text(for: date.timeIntervalSinceReferenceDate) else {
                 throw unrepresentable(value, in: "GNUstep's date text")
             }
-            append("<*D" + text + ">")
-        case .uid(let uid): append("{CF$UID = <*I\(uid)>;}")
+            out.append("<*D" + text + ">")
+        case .uid(let uid): out.append("{CF$UID = <*I\(uid)>;}")
         default: preconditionFailure("not a typed value")
         }
     }
 
     // MARK: Text
-
-    /// Throws `.outputTooLarge` unless `count` more bytes fit in `options.maxOutputBytes`.
-    func reserve(_ count: Int) throws(PlistError) {
-        try limit.check(written: out.count, adding: count)
-    }
 
     /// The fewest bytes `value` takes: its text, its hex digits, or a bracket.
     static func leastSize(of value: Plist) -> Int {
@@ -179,19 +167,15 @@ private struct OpenStepTextWriter {
         }
     }
 
-    mutating func append(_ text: String) {
-        out.append(contentsOf: text.utf8)
-    }
-
     mutating func indent(_ depth: Int) {
-        for _ in 0..<depth { out.append(0x09) }
+        out.append(0x09, count: depth)
     }
 
     /// A string, unquoted when it can be: not empty, only unquoted characters, and no `//` or
     /// `/*`, which would start a comment.
     mutating func string(_ string: String) {
         if Self.needsNoQuotes(string.utf8) {
-            out.append(contentsOf: string.utf8)
+            out.append(string)
         } else {
             quoted(string)
         }
@@ -219,19 +203,18 @@ private struct OpenStepTextWriter {
         out.append(0x22)
         for byte in string.utf8 {
             switch byte {
-            case 0x5C: append("\\\\")
-            case 0x22: append("\\\"")
-            case 0x0A: append("\\n")
-            case 0x09: append("\\t")
-            case 0x0D: append("\\r")
-            case 0x07: append("\\a")
-            case 0x08: append("\\b")
-            case 0x0C: append("\\f")
-            case 0x0B: append("\\v")
+            case 0x5C: out.append("\\\\")
+            case 0x22: out.append("\\\"")
+            case 0x0A: out.append("\\n")
+            case 0x09: out.append("\\t")
+            case 0x0D: out.append("\\r")
+            case 0x07: out.append("\\a")
+            case 0x08: out.append("\\b")
+            case 0x0C: out.append("\\f")
+            case 0x0B: out.append("\\v")
             case 0x00..<0x20, 0x7F:
-                append("\\U00")
-                out.append(hexDigit(byte >> 4))
-                out.append(hexDigit(byte & 0xF))
+                out.append("\\U00")
+                out.appendHex(byte)
             default: out.append(byte)
             }
         }
@@ -243,11 +226,8 @@ private struct OpenStepTextWriter {
         out.append(0x3C)
         for (index, byte) in data.enumerated() {
             if index > 0, index.isMultiple(of: 4) { out.append(0x20) }
-            out.append(hexDigit(byte >> 4))
-            out.append(hexDigit(byte & 0xF))
+            out.appendHex(byte)
         }
         out.append(0x3E)
     }
-
-    func hexDigit(_ value: UInt8) -> UInt8 { value < 10 ? 0x30 + value : 0x57 + value }
 }

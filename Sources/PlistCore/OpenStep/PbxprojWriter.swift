@@ -1,3 +1,5 @@
+import OrderedCollections
+
 /// Writes an Xcode project (`project.pbxproj`) the way Xcode does: the `// !$*UTF8*$!` line,
 /// `objects` in `/* Begin <isa> section */` blocks (sections by isa, objects by ID, both sorted),
 /// `isa` first and the other keys sorted in each object, `PBXBuildFile` and `PBXFileReference`
@@ -10,11 +12,11 @@ enum PbxprojWriter {
             throw PlistError(
                 .unrepresentable(keyPath: "objects", type: value.typeName, format: "an Xcode project"), at: 0)
         }
-        try OutputLimit(options).checkLeastSize(of: value, indentation: 0)
-        var writer = ProjectWriter(objects: objects, projectName: projectName, options: options)
+        var writer = ProjectWriter(
+            objects: objects, projectName: projectName, out: try TextOutput(for: value, indentation: 0, options: options))
         writer.out += "// !$*UTF8*$!\n{\n"
         for (key, entry) in top {
-            try writer.reserve(key.utf8.count + 4)
+            try writer.out.reserve(key.utf8.count + 4)
             writer.out += "\t" + ProjectWriter.quoted(key) + " = "
             if key == "objects" {
                 try writer.objectSections()
@@ -24,26 +26,23 @@ enum PbxprojWriter {
             writer.out += ";\n"
         }
         writer.out += "}\n"
-        return Array(writer.out.utf8)
+        return writer.out.bytes
     }
 }
 
 private struct ProjectWriter {
     let objects: OrderedDictionary<String, Plist>
     let projectName: String
-    let maxDepth: Int
-    let limit: OutputLimit
-    var out = ""
+    var out: TextOutput
     /// The build phase each build file is in, by the build file's ID.
     let phaseOfBuildFile: [String: String]
     /// The object that uses each configuration list, by the list's ID.
     let ownerOfConfigurationList: [String: String]
 
-    init(objects: OrderedDictionary<String, Plist>, projectName: String, options: PlistWriteOptions) {
+    init(objects: OrderedDictionary<String, Plist>, projectName: String, out: TextOutput) {
         self.objects = objects
         self.projectName = projectName
-        maxDepth = options.maxDepth
-        limit = OutputLimit(options)
+        self.out = out
         var phases: [String: String] = [:]
         var owners: [String: String] = [:]
         for (id, object) in objects {
@@ -64,7 +63,7 @@ private struct ProjectWriter {
             out += "\n/* Begin \(isa) section */\n"
             for id in sections[isa]!.sorted() {
                 let object = objects[id]!
-                try reserve(id.utf8.count + 8)
+                try out.reserve(id.utf8.count + 8)
                 out += "\t\t" + reference(id) + " = "
                 if isa == "PBXBuildFile" || isa == "PBXFileReference", case .dictionary = object {
                     try singleLine(object, depth: 2)
@@ -89,12 +88,12 @@ private struct ProjectWriter {
     /// Writes `value`; object IDs get their comments when `annotates` (Xcode writes none in a
     /// project's `attributes`, nor for `remoteGlobalIDString`, an ID in another project).
     mutating func value(_ value: Plist, depth: Int, annotates: Bool = true) throws(PlistError) {
-        try reserve(depth + Self.leastSize(of: value))
+        try out.reserve(depth + Self.leastSize(of: value))
         let indent = String(repeating: "\t", count: depth)
         switch value {
         case .string(let string): out += annotates ? reference(string) : Self.quoted(string)
         case .array(let elements):
-            guard depth < maxDepth else { throw PlistError(.tooDeep(limit: maxDepth), at: 0) }
+            try out.enter(depth: depth)
             out += "(\n"
             for element in elements {
                 out += indent + "\t"
@@ -103,10 +102,10 @@ private struct ProjectWriter {
             }
             out += indent + ")"
         case .dictionary(let entries):
-            guard depth < maxDepth else { throw PlistError(.tooDeep(limit: maxDepth), at: 0) }
+            try out.enter(depth: depth)
             out += "{\n"
             for (key, entry) in ordered(entries) {
-                try reserve(depth + 1 + key.utf8.count + 4)
+                try out.reserve(depth + 1 + key.utf8.count + 4)
                 out += indent + "\t" + Self.quoted(key) + " = "
                 let plain = !annotates || key == "attributes" || key == "remoteGlobalIDString"
                 try self.value(entry, depth: depth + 1, annotates: !plain)
@@ -121,10 +120,10 @@ private struct ProjectWriter {
     /// Writes `value` on one line, as Xcode writes build files and file references; `depth`
     /// counts the containers around it.
     mutating func singleLine(_ value: Plist, depth: Int) throws(PlistError) {
-        try reserve(Self.leastSize(of: value))
+        try out.reserve(Self.leastSize(of: value))
         switch value {
         case .array(let elements):
-            guard depth < maxDepth else { throw PlistError(.tooDeep(limit: maxDepth), at: 0) }
+            try out.enter(depth: depth)
             out += "("
             for element in elements {
                 try singleLine(element, depth: depth + 1)
@@ -132,10 +131,10 @@ private struct ProjectWriter {
             }
             out += ")"
         case .dictionary(let entries):
-            guard depth < maxDepth else { throw PlistError(.tooDeep(limit: maxDepth), at: 0) }
+            try out.enter(depth: depth)
             out += "{"
             for (key, entry) in ordered(entries) {
-                try reserve(key.utf8.count + 5)
+                try out.reserve(key.utf8.count + 5)
                 out += Self.quoted(key) + " = "
                 try singleLine(entry, depth: depth + 1)
                 out += "; "
@@ -144,11 +143,6 @@ private struct ProjectWriter {
         case .string(let string): out += reference(string)
         default: break
         }
-    }
-
-    /// Throws `.outputTooLarge` unless `count` more bytes fit in `options.maxOutputBytes`.
-    func reserve(_ count: Int) throws(PlistError) {
-        try limit.check(written: out.utf8.count, adding: count)
     }
 
     /// The fewest bytes `value` takes: its text or a bracket.

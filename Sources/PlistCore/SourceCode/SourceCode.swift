@@ -1,3 +1,4 @@
+import OrderedCollections
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -34,12 +35,12 @@ enum SourceCode {
     static func swift(_ value: Plist, name: String, fileName: String, options: PlistWriteOptions) throws(PlistError)
         -> [UInt8]
     {
-        var text = "/// Generated from \(fileName) by plistconv.\nimport Foundation\n\n"
+        var text = try TextOutput(for: value, indentation: 4, options: options)
+        text += "/// Generated from \(fileName) by plistconv.\nimport Foundation\n\n"
         text += "let \(name): \(swiftType(of: value)) = "
-        try OutputLimit(options).checkLeastSize(of: value, indentation: 4)
-        try appendSwift(value, indent: "", depth: 0, to: &text, limits: Limits(options))
+        try appendSwift(value, indent: "", depth: 0, to: &text)
         text += "\n"
-        return Array(text.utf8)
+        return text.bytes
     }
 
     private static func swiftType(of value: Plist) -> String {
@@ -56,10 +57,10 @@ enum SourceCode {
         }
     }
 
-    private static func appendSwift(_ value: Plist, indent: String, depth: Int, to text: inout String, limits: Limits)
+    private static func appendSwift(_ value: Plist, indent: String, depth: Int, to text: inout TextOutput)
         throws(PlistError)
     {
-        try limits.check(value, depth: depth, text: text, indent: indent)
+        try check(value, depth: depth, indent: indent, in: text)
         let inner = indent + "    "
         switch value {
         case .string(let string): text += swiftString(string)
@@ -83,7 +84,7 @@ enum SourceCode {
             text += "[\n"
             for element in elements {
                 text += inner
-                try appendSwift(element, indent: inner, depth: depth + 1, to: &text, limits: limits)
+                try appendSwift(element, indent: inner, depth: depth + 1, to: &text)
                 text += nestedAnnotation(element) + ",\n"
             }
             text += indent + "]"
@@ -95,7 +96,7 @@ enum SourceCode {
             text += "[\n"
             for (key, element) in entries {
                 text += inner + swiftString(key) + ": "
-                try appendSwift(element, indent: inner, depth: depth + 1, to: &text, limits: limits)
+                try appendSwift(element, indent: inner, depth: depth + 1, to: &text)
                 text += nestedAnnotation(element) + ",\n"
             }
             text += indent + "]"
@@ -140,13 +141,13 @@ enum SourceCode {
     static func objc(_ value: Plist, name: String, fileName: String, options: PlistWriteOptions) throws(PlistError)
         -> [UInt8]
     {
-        var text = "/// Generated from \(fileName) by plistconv.\n#import <Foundation/Foundation.h>\n\n"
+        var text = try TextOutput(for: value, indentation: 4, options: options)
+        text += "/// Generated from \(fileName) by plistconv.\n#import <Foundation/Foundation.h>\n\n"
         text += "\(objcType(of: value)) const \(name) = "
-        try OutputLimit(options).checkLeastSize(of: value, indentation: 4)
         var path: [String] = []
-        try appendObjC(value, indent: "", path: &path, to: &text, limits: Limits(options))
+        try appendObjC(value, indent: "", path: &path, to: &text)
         text += ";\n"
-        return Array(text.utf8)
+        return text.bytes
     }
 
     static func objcHeader(_ value: Plist, name: String, fileName: String) -> [UInt8] {
@@ -165,9 +166,9 @@ enum SourceCode {
     }
 
     private static func appendObjC(
-        _ value: Plist, indent: String, path: inout [String], to text: inout String, limits: Limits
+        _ value: Plist, indent: String, path: inout [String], to text: inout TextOutput
     ) throws(PlistError) {
-        try limits.check(value, depth: path.count, text: text, indent: indent)
+        try check(value, depth: path.count, indent: indent, in: text)
         let inner = indent + "    "
         switch value {
         case .string(let string): text += "@" + objcString(string)
@@ -183,7 +184,7 @@ enum SourceCode {
             for (index, element) in elements.enumerated() {
                 text += inner
                 path.append(String(index))
-                try appendObjC(element, indent: inner, path: &path, to: &text, limits: limits)
+                try appendObjC(element, indent: inner, path: &path, to: &text)
                 path.removeLast()
                 text += ",\n"
             }
@@ -193,7 +194,7 @@ enum SourceCode {
             for (key, element) in entries {
                 text += inner + "@" + objcString(key) + " : "
                 path.append(key)
-                try appendObjC(element, indent: inner, path: &path, to: &text, limits: limits)
+                try appendObjC(element, indent: inner, path: &path, to: &text)
                 path.removeLast()
                 text += ",\n"
             }
@@ -226,30 +227,19 @@ enum SourceCode {
         return text + "\""
     }
 
-    /// `PlistWriteOptions.maxDepth` and `maxOutputBytes` for source code.
-    private struct Limits {
-        let maxDepth: Int
-        let output: OutputLimit
-
-        init(_ options: PlistWriteOptions) {
-            maxDepth = options.maxDepth
-            output = OutputLimit(options)
+    /// Throws `.tooDeep` for a container inside `depth` others past the depth limit, and
+    /// `.outputTooLarge` unless `value` at least (its text, or a bracket) fits after `text`.
+    private static func check(_ value: Plist, depth: Int, indent: String, in text: TextOutput) throws(PlistError) {
+        let size: Int
+        switch value {
+        case .string(let string): size = string.utf8.count + 2
+        case .data(let data): size = data.count / 3 * 4
+        case .array, .dictionary:
+            try text.enter(depth: depth)
+            size = 2
+        default: size = 1
         }
-
-        /// Throws `.tooDeep` for a container inside `depth` others past the depth limit, and
-        /// `.outputTooLarge` unless `value` at least (its text, or a bracket) fits after `text`.
-        func check(_ value: Plist, depth: Int, text: String, indent: String) throws(PlistError) {
-            let size: Int
-            switch value {
-            case .string(let string): size = string.utf8.count + 2
-            case .data(let data): size = data.count / 3 * 4
-            case .array, .dictionary:
-                guard depth < maxDepth else { throw PlistError(.tooDeep(limit: maxDepth), at: 0) }
-                size = 2
-            default: size = 1
-            }
-            try output.check(written: text.utf8.count, adding: indent.utf8.count + size)
-        }
+        try text.reserve(indent.utf8.count + size)
     }
 
     private static func hex(_ byte: UInt8) -> String {

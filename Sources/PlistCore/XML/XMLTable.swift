@@ -1,3 +1,4 @@
+import OrderedCollections
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else

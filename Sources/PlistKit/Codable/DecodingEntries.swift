@@ -1,3 +1,4 @@
+import OrderedCollections
 import PlistCore
 
 /// A dictionary as a keyed container sees it.

@@ -1,3 +1,5 @@
+import Synchronization
+
 #if canImport(FoundationEssentials)
 public import FoundationEssentials
 #else
@@ -21,7 +23,7 @@ public import Foundation
 /// (OpenStep has only strings) decode as those numbers and Booleans (`YES`/`NO`, `true`/`false`,
 /// `1`/`0`; Foundation's decoder refuses those); the string `$null` is `nil`; a URL decodes
 /// from Foundation's `{relative, base}` form and from its absolute string.
-public final class PlistDecoder {
+public final class PlistDecoder: Sendable {
     /// How keys in the property list become coding keys.
     public enum KeyDecodingStrategy: Sendable {
         /// Keys are used as they are (the default).
@@ -47,14 +49,36 @@ public final class PlistDecoder {
         case custom(@Sendable (_ decoder: any Decoder) throws -> Date)
     }
 
+    /// The settings, behind a lock: one coder may be shared by tasks and threads.
+    private let settings = Mutex(Settings())
+
+    private struct Settings {
+        var userInfo: [CodingUserInfoKey: any Sendable] = [:]
+        var keyDecodingStrategy: KeyDecodingStrategy = .useDefaultKeys
+        var dateDecodingStrategy: DateDecodingStrategy = .deferredToDate
+        var readOptions: PlistReadOptions = PlistReadOptions()
+    }
+
     /// Values for the `Decodable` types to read.
-    public var userInfo: [CodingUserInfoKey: any Sendable] = [:]
+    public var userInfo: [CodingUserInfoKey: any Sendable] {
+        get { settings.withLock { $0.userInfo } }
+        set { settings.withLock { $0.userInfo = newValue } }
+    }
     /// How keys are matched; `.useDefaultKeys` by default.
-    public var keyDecodingStrategy: KeyDecodingStrategy = .useDefaultKeys
+    public var keyDecodingStrategy: KeyDecodingStrategy {
+        get { settings.withLock { $0.keyDecodingStrategy } }
+        set { settings.withLock { $0.keyDecodingStrategy = newValue } }
+    }
     /// How dates are decoded; `.deferredToDate` by default.
-    public var dateDecodingStrategy: DateDecodingStrategy = .deferredToDate
+    public var dateDecodingStrategy: DateDecodingStrategy {
+        get { settings.withLock { $0.dateDecodingStrategy } }
+        set { settings.withLock { $0.dateDecodingStrategy = newValue } }
+    }
     /// Limits for reading the bytes.
-    public var readOptions = PlistReadOptions()
+    public var readOptions: PlistReadOptions {
+        get { settings.withLock { $0.readOptions } }
+        set { settings.withLock { $0.readOptions = newValue } }
+    }
 
     /// A decoder with the default strategies.
     public init() {}
@@ -146,6 +170,9 @@ public final class PlistDecoder {
     }
 
     var options: PlistValueDecoder.Options {
-        PlistValueDecoder.Options(userInfo: userInfo, keys: keyDecodingStrategy, dates: dateDecodingStrategy)
+        settings.withLock { settings in
+            PlistValueDecoder.Options(
+                userInfo: settings.userInfo, keys: settings.keyDecodingStrategy, dates: settings.dateDecodingStrategy)
+        }
     }
 }

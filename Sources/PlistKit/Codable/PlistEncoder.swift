@@ -1,3 +1,5 @@
+import Synchronization
+
 #if canImport(FoundationEssentials)
 public import FoundationEssentials
 #else
@@ -15,7 +17,7 @@ public import Foundation
 /// (URL's own `Codable`), and `Data` and `Date` are the property-list types. Beyond Foundation: OpenStep
 /// (with GNUstep typed values, so numbers survive) and JSON output, key encoding strategies, and
 /// date encoding strategies for formats without a date type.
-public final class PlistEncoder {
+public final class PlistEncoder: Sendable {
     /// How coding keys become keys in the property list.
     public enum KeyEncodingStrategy: Sendable {
         /// Keys are used as they are (the default).
@@ -40,17 +42,47 @@ public final class PlistEncoder {
         case custom(@Sendable (_ date: Date, _ encoder: any Encoder) throws -> Void)
     }
 
+    /// The settings, behind a lock: one coder may be shared by tasks and threads.
+    private let settings = Mutex(Settings())
+
+    private struct Settings {
+        var outputFormat: PlistFormat = .binary
+        var userInfo: [CodingUserInfoKey: any Sendable] = [:]
+        var keyEncodingStrategy: KeyEncodingStrategy = .useDefaultKeys
+        var dateEncodingStrategy: DateEncodingStrategy = .native
+        var writeOptions: PlistWriteOptions = PlistWriteOptions(openStepValues: .gnustep)
+
+        var encodingOptions: PlistValueEncoder.Options {
+            PlistValueEncoder.Options(userInfo: userInfo, keys: keyEncodingStrategy, dates: dateEncodingStrategy)
+        }
+    }
+
     /// The format `encode` writes; `.binary` by default, as Foundation.
-    public var outputFormat: PlistFormat = .binary
+    public var outputFormat: PlistFormat {
+        get { settings.withLock { $0.outputFormat } }
+        set { settings.withLock { $0.outputFormat = newValue } }
+    }
     /// Values for the `Encodable` types to read.
-    public var userInfo: [CodingUserInfoKey: any Sendable] = [:]
+    public var userInfo: [CodingUserInfoKey: any Sendable] {
+        get { settings.withLock { $0.userInfo } }
+        set { settings.withLock { $0.userInfo = newValue } }
+    }
     /// How keys are written; `.useDefaultKeys` by default.
-    public var keyEncodingStrategy: KeyEncodingStrategy = .useDefaultKeys
+    public var keyEncodingStrategy: KeyEncodingStrategy {
+        get { settings.withLock { $0.keyEncodingStrategy } }
+        set { settings.withLock { $0.keyEncodingStrategy = newValue } }
+    }
     /// How dates are written; `.native` by default.
-    public var dateEncodingStrategy: DateEncodingStrategy = .native
+    public var dateEncodingStrategy: DateEncodingStrategy {
+        get { settings.withLock { $0.dateEncodingStrategy } }
+        set { settings.withLock { $0.dateEncodingStrategy = newValue } }
+    }
     /// Options for the writer: key order, depth limit, OpenStep values (GNUstep typed by
     /// default, so that numbers, Booleans and dates survive), JSON form.
-    public var writeOptions = PlistWriteOptions(openStepValues: .gnustep)
+    public var writeOptions: PlistWriteOptions {
+        get { settings.withLock { $0.writeOptions } }
+        set { settings.withLock { $0.writeOptions = newValue } }
+    }
 
     /// An encoder with the default settings.
     public init() {}
@@ -65,20 +97,23 @@ public final class PlistEncoder {
     /// The value as the bytes of a property list in `outputFormat`.
     /// - Throws: `EncodingError.invalidValue`, as `encode(_:)`.
     public func encodeToBytes<T: Encodable>(_ value: T) throws -> [UInt8] {
+        let settings = settings.withLock { $0 }
+        let format = settings.outputFormat
+        let writeOptions = settings.writeOptions
         let flat = try PlistValueEncoder.encode(
-            value, options: options, xmlOptions: outputFormat == .xml ? writeOptions : nil)
+            value, options: settings.encodingOptions, xmlOptions: format == .xml ? writeOptions : nil)
         do {
-            switch outputFormat {
+            switch format {
             case .binary: return try flat.binaryBytes(options: writeOptions)
             case .xml: return try flat.xmlBytes(options: writeOptions)
             case .openStep, .strings, .json:
-                return try flat.plist(at: 0).bytes(format: outputFormat, options: writeOptions)
+                return try flat.plist(at: 0).bytes(format: format, options: writeOptions)
             }
         } catch {
             throw EncodingError.invalidValue(
                 value,
                 .init(
-                    codingPath: [], debugDescription: "Cannot write \(outputFormat.name): \(error)",
+                    codingPath: [], debugDescription: "Cannot write \(format.name): \(error)",
                     underlyingError: error))
         }
     }
@@ -97,10 +132,6 @@ public final class PlistEncoder {
     }
 
     private func encodeToFlat<T: Encodable>(_ value: T) throws -> FlatPlist {
-        try PlistValueEncoder.encode(value, options: options)
-    }
-
-    private var options: PlistValueEncoder.Options {
-        PlistValueEncoder.Options(userInfo: userInfo, keys: keyEncodingStrategy, dates: dateEncodingStrategy)
+        try PlistValueEncoder.encode(value, options: settings.withLock { $0.encodingOptions })
     }
 }

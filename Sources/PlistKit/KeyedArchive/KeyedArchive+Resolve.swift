@@ -1,3 +1,4 @@
+import OrderedCollections
 import PlistCore
 
 #if canImport(FoundationEssentials)

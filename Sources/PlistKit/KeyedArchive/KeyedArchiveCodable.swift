@@ -1,3 +1,4 @@
+import OrderedCollections
 import PlistCore
 
 // The Codable bridge: keyed containers are NSDictionary objects with string keys, unkeyed

@@ -3,8 +3,56 @@
 /// `description` names the problem and the place: the object (its index in `$objects`, written
 /// `#3`) and the key (`object #3, key "title": the key is missing`).
 public struct KeyedArchiveError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// What went wrong.
-    public enum Kind: Hashable, Sendable {
+    /// A kind of problem. New codes may come in later versions, so compare with `==` or switch
+    /// with a `default:` case; the message and place say the rest.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        /// The code's name, as spelled in Swift (`keyNotFound`, `tooDeep`).
+        public let description: String
+
+        private init(_ name: String) { description = name }
+
+        /// The property list is not a dictionary with an `$objects` array.
+        public static let notAnArchive = Code("notAnArchive")
+
+        /// `$archiver` is missing or names another archiver (the value found, if a string).
+        public static let wrongArchiver = Code("wrongArchiver")
+
+        /// `$version` is missing or is not 100000 (the value found, if an integer).
+        public static let wrongVersion = Code("wrongVersion")
+
+        /// `$top` is missing or is not a dictionary.
+        public static let missingTop = Code("missingTop")
+
+        /// A key that must be present is absent.
+        public static let keyNotFound = Code("keyNotFound")
+
+        /// A value that should be an object reference (`CF$UID`) is something else.
+        public static let notAReference = Code("notAReference")
+
+        /// An object reference beyond the end of `$objects`.
+        public static let referenceOutOfRange = Code("referenceOutOfRange")
+
+        /// An object without a `$class`, or whose `$class` is not a `$classname`/`$classes` entry.
+        public static let missingClass = Code("missingClass")
+
+        /// A class that may not be decoded here (`allowed` lists the class names that may).
+        public static let classNotAllowed = Code("classNotAllowed")
+
+        /// A value of another kind than the one expected (`expected` describes it).
+        public static let typeMismatch = Code("typeMismatch")
+
+        /// A reference back to a value (not a class instance) that is still being decoded.
+        public static let cycleThroughValue = Code("cycleThroughValue")
+
+        /// Objects nested deeper than the limit.
+        public static let tooDeep = Code("tooDeep")
+
+        /// A value that an archive cannot hold (such as a `Plist.uid`).
+        public static let notArchivable = Code("notArchivable")
+    }
+
+    /// What went wrong, with the details that go into the message.
+    package enum Kind: Hashable, Sendable {
         /// The property list is not a dictionary with an `$objects` array.
         case notAnArchive
         /// `$archiver` is missing or names another archiver (the value found, if a string).
@@ -33,15 +81,19 @@ public struct KeyedArchiveError: Error, Hashable, Sendable, CustomStringConverti
         case notArchivable(String)
     }
 
+    /// What went wrong, with its details.
+    package var kind: Kind
     /// What went wrong.
-    public var kind: Kind
+    public var code: Code { kind.code }
+    /// A sentence that says what is wrong, without the place.
+    public var message: String { kind.message }
     /// The index in `$objects` of the object where the problem was found, if any.
     public var object: UInt64?
     /// The key, in that object (or in `$top`), where the problem was found, if any.
     public var key: String?
 
     /// An error of `kind` found in `object` at `key`.
-    public init(_ kind: Kind, object: UInt64? = nil, key: String? = nil) {
+    package init(_ kind: Kind, object: UInt64? = nil, key: String? = nil) {
         self.kind = kind
         self.object = object
         self.key = key
@@ -57,8 +109,27 @@ public struct KeyedArchiveError: Error, Hashable, Sendable, CustomStringConverti
 }
 
 extension KeyedArchiveError.Kind {
+    /// The public code of this kind.
+    var code: KeyedArchiveError.Code {
+        switch self {
+        case .notAnArchive: .notAnArchive
+        case .wrongArchiver: .wrongArchiver
+        case .wrongVersion: .wrongVersion
+        case .missingTop: .missingTop
+        case .keyNotFound: .keyNotFound
+        case .notAReference: .notAReference
+        case .referenceOutOfRange: .referenceOutOfRange
+        case .missingClass: .missingClass
+        case .classNotAllowed: .classNotAllowed
+        case .typeMismatch: .typeMismatch
+        case .cycleThroughValue: .cycleThroughValue
+        case .tooDeep: .tooDeep
+        case .notArchivable: .notArchivable
+        }
+    }
+
     /// A sentence that says what is wrong, without the location.
-    public var message: String {
+    package var message: String {
         switch self {
         case .notAnArchive:
             "not a keyed archive: the top level is not a dictionary with an $objects array"

@@ -1,3 +1,4 @@
+import OrderedCollections
 import PlistCore
 
 /// Writes object graphs as keyed archives with the structure of `NSKeyedArchiver`'s output:

@@ -1,3 +1,4 @@
+import OrderedCollections
 import PlistCore
 
 /// Reads keyed archives (from `NSKeyedArchiver` or `KeyedArchiver`) into Swift values, decoding
