@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Times whole-process conversions of the benchmark inputs with every converter installed and writes
 REPORT.md and report.svg: the size of each format per input, the in-process table from ratios.sh,
-and the throughput of each tool per conversion. Called by report.sh, which makes the inputs."""
+and the throughput of each tool per conversion, then the README's performance table (perf_table.py).
+Called by report.sh, which makes the inputs."""
 
 import argparse
 import datetime
@@ -13,6 +14,8 @@ import statistics
 import subprocess
 import sys
 import time
+
+import perf_table
 
 PLISTLIB = ("import plistlib, sys; plistlib.dump(plistlib.load(open(sys.argv[1], 'rb')), "
             "open(sys.argv[2], 'wb'), fmt=plistlib.FMT_{fmt})")
@@ -167,6 +170,7 @@ def main():
         out.write(f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{y + 20}" '
                   f'font-family="sans-serif" font-size="12">\n<rect width="100%" height="100%" fill="white"/>\n'
                   + "\n".join(charts) + "\n</svg>\n")
+    perf_table.update("REPORT.md", os.path.join("..", "README.md"))
     print(open("REPORT.md").read())
 
 

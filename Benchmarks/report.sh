@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Makes REPORT.md and report.svg here: generates the benchmark inputs, runs the short benchmark pass
-# (this package against Foundation in one run), and times whole-process conversions of the inputs
-# with plistconv and every other converter installed (the Swift toolchain's plutil, libplist's
-# plistutil, Python's plistlib). Takes 10-20 minutes. WORK=folder for the inputs (default below).
+# Makes REPORT.md and report.svg here, and rewrites the performance table in ../README.md
+# (perf_table.py): generates the benchmark inputs, runs the short benchmark pass (this package
+# against Foundation in one run), and times whole-process conversions of the inputs with plistconv
+# and every other converter installed (the Swift toolchain's plutil, libplist's plistutil, Python's
+# plistlib). Takes 10-20 minutes. WORK=folder for the inputs (default below).
 set -euo pipefail
 cd "$(dirname "$0")"
 work="${WORK:-/tmp/plist-bench-report}"

@@ -37,8 +37,8 @@ extension Array where Element: BitwiseCopyable {
     /// An empty array with room for at least `capacity` elements, for a buffer of megabytes
     /// filled once (a writer's output, a reader's table). On Linux the kernel is asked to back
     /// it with 2 MB pages where it can (transparent huge pages, `madvise` mode): every fresh
-    /// page costs a fault and zeroing, and one fault per 2 MB instead of per 4 KB made Codable
-    /// XML encoding about 11 % faster (README, "Large buffers"). Small buffers (under 4 MB) are
+    /// page costs a fault and zeroing, and one fault per 2 MB instead of per 4 KB makes filling
+    /// such a buffer measurably cheaper (docs/PERFORMANCE.md). Small buffers (under 4 MB) are
     /// left as they are.
     package init(largeCapacity capacity: Int) {
         self.init()
@@ -66,8 +66,8 @@ extension Array where Element: BitwiseCopyable {
     /// `init(largeCapacity:)` makes: doubling the capacity as `append` would, and from 4 MB to
     /// 64 MB growing it eightfold. Room never written costs nothing (its pages are never
     /// faulted in), but each growth copies the elements into fresh pages, which the kernel
-    /// zeroes: growing eightfold made Codable XML encoding, whose nodes grow to 16 MB, about
-    /// 6 % faster. Beyond 64 MB, doubling keeps the address space reserved at most 512 MB
+    /// zeroes: growing eightfold means fewer copies and fewer fresh pages for buffers that grow
+    /// to many megabytes. Beyond 64 MB, doubling keeps the address space reserved at most 512 MB
     /// past what is used.
     @inline(__always)
     package mutating func reserveLarge(adding extra: Int) {

@@ -191,10 +191,10 @@ struct FlatXMLWriter {
 
     /// The children of container `node` in order, as `flat.children(of:)` gives them, but
     /// read faster where they were written ahead: following each child's link to the next is
-    /// a cache miss after another (about 3 ms for the 20,000 tracks), so after a child written
-    /// ahead the values written after it are taken to be the next children, and each link is
-    /// checked with reads that do not wait for each other; the first that does not hold goes
-    /// back to following the links.
+    /// a cache miss after another (much of the setup for a container of many entries), so
+    /// after a child written ahead the values written after it are taken to be the next
+    /// children, and each link is checked with reads that do not wait for each other; the
+    /// first that does not hold goes back to following the links.
     func children(of node: Int32) -> [Int32] {
         let container = flat.nodes[Int(node)]
         let count = Int(container.count)

@@ -15,7 +15,7 @@ import Foundation
 ///
 /// Taking chunks as they go, and not parts cut in advance, keeps the threads busy whatever
 /// the rest of the document holds and however fast each one runs: on a virtual machine the
-/// second processor's page faults were at times twice as slow, and with fixed halves the
+/// second processor's page faults were at times much slower, and with fixed halves the
 /// first thread then waited about as long as it had saved.
 ///
 /// The container is found from the top by going into any child that holds more than half of

@@ -6,8 +6,8 @@ public import FoundationEssentials
 public import Foundation
 #endif
 
-/// Decodes `Decodable` values from property lists in any format this package reads: the faster
-/// drop-in for Foundation's `PropertyListDecoder` (same shape, same results on the same bytes).
+/// Decodes `Decodable` values from property lists in any format this package reads: a drop-in
+/// for Foundation's `PropertyListDecoder` (same shape, same results on the same bytes).
 ///
 /// Binary files are decoded object by object straight from the bytes, and the XML documents that
 /// real writers produce from a table of the document (`XMLScanner`) without building the tree;

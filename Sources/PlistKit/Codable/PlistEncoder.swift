@@ -6,8 +6,8 @@ public import FoundationEssentials
 public import Foundation
 #endif
 
-/// Encodes `Encodable` values as property lists in any format this package writes: the faster
-/// drop-in for Foundation's `PropertyListEncoder` (same shape; its bytes decode with Foundation's
+/// Encodes `Encodable` values as property lists in any format this package writes: a drop-in
+/// for Foundation's `PropertyListEncoder` (same shape; its bytes decode with Foundation's
 /// `PropertyListDecoder` to equal values, and the other way round).
 ///
 /// It builds a `FlatPlist` (flat arrays, far cheaper to build than the `Plist` tree), which the

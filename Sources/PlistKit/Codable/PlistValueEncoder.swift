@@ -11,7 +11,7 @@ import Foundation
 final class EncodingState {
     /// Unchecked: each method changes `flat` through one access that runs no user code (keys
     /// and values are made before the access begins), so accesses never overlap, and the
-    /// runtime check cost 4 % of encoding.
+    /// runtime check was a measurable part of encoding.
     @exclusivity(unchecked) private var flat = FlatPlist()
     let options: PlistValueEncoder.Options
 
@@ -87,7 +87,7 @@ final class EncodingState {
     /// Unchecked as `flat`: `name` runs before the access that stores the number.
     @exclusivity(unchecked) private var keyNumbers: [Int32] = []
     /// The key types with places in `keyNumbers`, in order; a small model has a few, and a
-    /// search through them costs less than hashing (small encodes were 8 % slower with a
+    /// search through them costs less than hashing (small encodes were slower with a
     /// dictionary here). Key types past `maxKeyNumberSlotTypes` go by name.
     private var keyNumberSlotTypes: [ObjectIdentifier] = []
     private var lastKeyNumberSlots: (type: ObjectIdentifier, start: Int)?
