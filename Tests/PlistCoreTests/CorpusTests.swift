@@ -5,7 +5,7 @@ import Testing
 
 /// Every binary file of the shared corpus reads to exactly the oracle's value, keys in file
 /// order, and every invalid binary file is rejected with its specific error.
-@Suite struct CorpusTests {
+@Suite(.needsCorpus) struct CorpusTests {
     @Test func corpusIsPresent() {
         #expect(Corpus.validBinary.count >= 60, "expected the shared corpus at \(Paths.corpus.path)")
         #expect(Corpus.invalidBinary.count >= 24)

@@ -175,7 +175,7 @@ private func text(_ value: Plist, _ options: PlistWriteOptions = .init(sortsKeys
     }
 
     /// Every corpus file goes to typed JSON and back exactly, keys in order.
-    @Test(arguments: Corpus.validBinary + Corpus.validXML + Corpus.validOpenStep)
+    @Test(.needsCorpus, arguments: Corpus.validBinary + Corpus.validXML + Corpus.validOpenStep)
     func corpusRoundTrip(entry: Corpus.Entry) throws {
         let expected = try Corpus.expected(entry)
         for indented in [false, true] {

@@ -244,9 +244,10 @@ import Testing
 
     static let corpusFiles = Corpus.validOpenStep
 
-    static let invalidFiles: [Corpus.Entry] = Corpus.entries.filter {
-        ($0.file.hasPrefix("invalid/") && $0.format == "openstep") || $0.file.contains("test-ascii-utf-")
-    }
+    static let invalidFiles: [Corpus.Entry] = Corpus.nonEmpty(
+        Corpus.entries.filter {
+            ($0.file.hasPrefix("invalid/") && $0.format == "openstep") || $0.file.contains("test-ascii-utf-")
+        }, "invalid OpenStep")
 
     /// The exact message for each invalid OpenStep file, and for the two files the oracle (like
     /// CoreFoundation) rejects for a non-ASCII unquoted string.
@@ -267,12 +268,12 @@ import Testing
             "1:9: <UTF-8 text> holds \"byte 0x9A\", which is not a valid UTF-8 text",
     ]
 
-    @Test func corpusIsPresent() {
+    @Test(.needsCorpus) func corpusIsPresent() {
         #expect(Self.corpusFiles.count >= 30, "expected the shared corpus at \(Paths.corpus.path)")
         #expect(Self.invalidFiles.count >= 8)
     }
 
-    @Test(arguments: corpusFiles)
+    @Test(.needsCorpus, arguments: corpusFiles)
     func readsLikeTheOracle(entry: Corpus.Entry) throws {
         let value = try Plist(openStep: try Paths.bytes(entry.url))
         let expected = try Corpus.expected(entry)
@@ -284,7 +285,7 @@ import Testing
         }
     }
 
-    @Test(arguments: invalidFiles)
+    @Test(.needsCorpus, arguments: invalidFiles)
     func rejectsInvalidFile(entry: Corpus.Entry) throws {
         let error = try #require(throws: PlistError.self) { try Plist(openStep: try Paths.bytes(entry.url)) }
         #expect(error.position != nil, "\(entry.file): \(error)")

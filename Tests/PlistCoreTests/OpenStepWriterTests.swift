@@ -158,7 +158,7 @@ private func text(_ value: Plist, _ options: PlistWriteOptions = gnustep) throws
     static let corpus = Corpus.validOpenStep + Corpus.validBinary + Corpus.validXML
 
     /// Every corpus file reads back to the oracle's value, keys in order, through GNUstep typing.
-    @Test(arguments: corpus)
+    @Test(.needsCorpus, arguments: corpus)
     func corpusRoundTrip(entry: Corpus.Entry) throws {
         let expected = try Corpus.expected(entry)
         if entry.file.contains("datetime") {
@@ -172,7 +172,7 @@ private func text(_ value: Plist, _ options: PlistWriteOptions = gnustep) throws
 
     /// Files holding only strings, data, arrays and dictionaries are plain OpenStep, and the same
     /// text whichever mode writes them.
-    @Test(arguments: Corpus.validOpenStep)
+    @Test(.needsCorpus, arguments: Corpus.validOpenStep)
     func plainFilesNeedNoTyping(entry: Corpus.Entry) throws {
         let expected = try Corpus.expected(entry)
         guard !entry.note.contains("GNUstep") else { return }

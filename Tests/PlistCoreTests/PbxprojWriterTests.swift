@@ -3,7 +3,7 @@ import PlistCore
 import TestSupport
 import Testing
 
-@Suite struct PbxprojWriterTests {
+@Suite(.needsCorpus) struct PbxprojWriterTests {
     /// Each corpus project with its project name (from its configuration-list comment) and the
     /// lines our output may differ in (counted, so that getting closer shows).
     static let projects: [(file: String, name: String, differingLines: Int)] = [

@@ -14,8 +14,8 @@ import Testing
 /// CPython's plistlib, through `../shared/tools/plist_oracle.py` (plistlib plus
 /// CoreFoundation's structural checks), reads what we write to exactly our value, keys in
 /// order and spelled byte for byte.
-@Suite struct PlistlibDifferentialTests {
-    @Test(arguments: Corpus.validBinary)
+@Suite(.needsPlistOracle) struct PlistlibDifferentialTests {
+    @Test(.needsCorpus, arguments: Corpus.validBinary)
     func plistlibReadsOurRewriteOfCorpusFile(entry: Corpus.Entry) throws {
         let value = try Plist(binary: try Paths.bytes(entry.url))
         #expect(try PlistOracle.read(try value.binaryBytes()).isIdentical(to: value), "\(entry.file)")
@@ -29,9 +29,9 @@ import Testing
 
 /// libplist 2.2's `plistutil` converts what we write to XML, and that XML converted back to
 /// binary by `plistutil` reads (with our reader) as our value, up to what libplist's XML keeps.
-@Suite(.enabled(if: ExternalTool.plistutil != nil, "plistutil (libplist) is not installed"))
+@Suite(.needsPlistutil)
 struct LibplistDifferentialTests {
-    @Test(arguments: Corpus.validBinary)
+    @Test(.needsCorpus, arguments: Corpus.validBinary)
     func libplistKeepsOurRewriteOfCorpusFile(entry: Corpus.Entry) throws {
         let value = try Plist(binary: try Paths.bytes(entry.url))
         let returned = try Libplist.roundTripThroughXML(try value.binaryBytes())
@@ -67,7 +67,7 @@ struct LibplistDifferentialTests {
 /// compared regardless of key order), and our output is never larger than what Foundation
 /// writes for the same value, nor than the corpus files Apple's own code wrote.
 @Suite struct FoundationDifferentialTests {
-    @Test(arguments: Corpus.validBinary)
+    @Test(.needsCorpus, arguments: Corpus.validBinary)
     func foundationReadsOurRewriteOfCorpusFile(entry: Corpus.Entry) throws {
         let value = try Plist(binary: try Paths.bytes(entry.url))
         #expect(try FoundationGraph.read(try value.binaryBytes()) == value, "\(entry.file)")
@@ -79,11 +79,11 @@ struct LibplistDifferentialTests {
     }
 
     /// Corpus files without UIDs (Foundation cannot be asked to write those).
-    static let corpusWithoutUIDs = Corpus.validBinary.filter { entry in
-        (try? Plist(binary: Paths.bytes(entry.url)))?.containsUID == false
-    }
+    static let corpusWithoutUIDs = Corpus.nonEmpty(
+        Corpus.validBinary.filter { entry in (try? Plist(binary: Paths.bytes(entry.url)))?.containsUID == false },
+        "UID-free binary")
 
-    @Test(arguments: corpusWithoutUIDs)
+    @Test(.needsCorpus, arguments: corpusWithoutUIDs)
     func ourOutputIsNoLargerThanFoundations(entry: Corpus.Entry) throws {
         let value = try Plist(binary: try Paths.bytes(entry.url))
         let theirs = try PropertyListSerialization.data(
@@ -94,19 +94,20 @@ struct LibplistDifferentialTests {
     }
 
     /// Corpus files written by CoreFoundation or swift-foundation.
-    static let writtenByApple = Corpus.validBinary.filter { entry in
-        let name = URL(fileURLWithPath: entry.file).lastPathComponent
-        return name.hasPrefix("cfpl__") || name.hasPrefix("swiftfnd__")
-    }
+    static let writtenByApple = Corpus.nonEmpty(
+        Corpus.validBinary.filter { entry in
+            let name = URL(fileURLWithPath: entry.file).lastPathComponent
+            return name.hasPrefix("cfpl__") || name.hasPrefix("swiftfnd__")
+        }, "Apple-written binary")
 
-    @Test(arguments: writtenByApple)
+    @Test(.needsCorpus, arguments: writtenByApple)
     func ourOutputIsNoLargerThanApplesOriginal(entry: Corpus.Entry) throws {
         let original = try Paths.bytes(entry.url)
         let ours = try Plist(binary: original).binaryBytes()
         #expect(ours.count <= original.count, "\(entry.file): ours \(ours.count) bytes, Apple's \(original.count)")
     }
 
-    @Test func theFilteredCorpusListsAreNotEmpty() {
+    @Test(.needsCorpus) func theFilteredCorpusListsAreNotEmpty() {
         #expect(Self.corpusWithoutUIDs.count >= 40)
         #expect(Self.writtenByApple.count >= 8)
     }
@@ -160,18 +161,12 @@ extension Plist {
 
 /// An external program found on the `PATH`, and the result of running one.
 struct ExternalTool {
-    static let python3 = find("python3")
-    static let plistutil = find("plistutil")
+    static let python3 = Oracles.python3
+    static let plistutil = Oracles.plistutil
 
     /// A failed run: the tool's exit status and what it wrote on stderr.
     struct Failure: Error, CustomStringConvertible {
         var description: String
-    }
-
-    static func find(_ name: String) -> URL? {
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        return path.split(separator: ":").map { URL(fileURLWithPath: String($0)).appendingPathComponent(name) }
-            .first { FileManager.default.isExecutableFile(atPath: $0.path) }
     }
 
     /// Runs `tool` in a fresh temporary folder holding `input` (`input`), and returns its
@@ -215,10 +210,9 @@ struct ExternalTool {
 /// `../shared/tools/plist_oracle.py`: CPython's plistlib with CoreFoundation's strict checks,
 /// printing the value as typed JSON.
 enum PlistOracle {
-    static let script = Paths.shared.appendingPathComponent("tools/plist_oracle.py")
-
     /// The oracle's reading of `bytes` as a binary property list.
     static func read(_ bytes: [UInt8]) throws -> Plist {
+        let script = try #require(Oracles.plistOracle, "python3 or the shared folder's plist_oracle.py is missing")
         let run = try ExternalTool.run(
             ExternalTool.python3, [script.path, "--format", "binary", "input"], input: bytes)
         return try OracleJSON.plist(from: run.stdout)

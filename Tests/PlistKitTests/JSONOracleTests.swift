@@ -5,7 +5,7 @@ import Testing
 
 /// Python's `json` and Foundation's `JSONSerialization` read what our JSON writer writes, and
 /// Python reads it to the same values we do.
-@Suite struct JSONOracleTests {
+@Suite(.needsCorpus) struct JSONOracleTests {
     static let corpus = Corpus.validBinary + Corpus.validXML + Corpus.validOpenStep
 
     /// Every corpus file, in every JSON form (typed and lossy, compact and indented).
@@ -24,7 +24,7 @@ import Testing
         return documents
     }
 
-    @Test func pythonReadsTheSameValues() throws {
+    @Test(.needsPython3) func pythonReadsTheSameValues() throws {
         let documents = try Self.documents()
         // One run of Python for all documents: an array of them in, its own JSON of it out.
         var input: [UInt8] = Array("[".utf8)

@@ -51,7 +51,7 @@ import Testing
         }
     }
 
-    @Test(.enabled(if: ExternalTool.find("swiftc") != nil, "swiftc is not on the PATH"))
+    @Test(.needsCorpus, .needsSwiftc)
     func swiftOutputCompilesAndHoldsTheValue() throws {
         #expect(Self.files.count >= 140, "expected the shared corpus")
         // One file per value (top-level code with huge literals type-checks far slower than
@@ -73,7 +73,7 @@ import Testing
             to: main)
         let program = folder.appendingPathComponent("program")
         _ = try ExternalTool.run(
-            ExternalTool.find("swiftc"), ["-Onone", "-module-name", "Values", "-o", program.path, main.path] + sources,
+            Oracles.swiftc, ["-Onone", "-module-name", "Values", "-o", program.path, main.path] + sources,
             input: [])
         let (stdout, _) = try ExternalTool.run(program, [], input: [])
         let lines = String(decoding: stdout, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)

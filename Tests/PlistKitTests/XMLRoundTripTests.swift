@@ -5,7 +5,7 @@ import Testing
 
 /// XML → binary → XML over the whole XML corpus: the value survives exactly, and so do the
 /// XML bytes we write for it.
-@Suite struct XMLRoundTripTests {
+@Suite(.needsCorpus) struct XMLRoundTripTests {
     @Test(arguments: Corpus.validXML)
     func xmlToBinaryToXMLIsExact(entry: Corpus.Entry) throws {
         let value = try Plist(xml: try Paths.bytes(entry.url))

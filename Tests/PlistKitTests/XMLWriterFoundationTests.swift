@@ -34,7 +34,7 @@ import Testing
             "\(what) line \(line + 1): ours \(show(a)), Foundation's \(show(b))", sourceLocation: sourceLocation)
     }
 
-    @Test(arguments: Corpus.validBinary)
+    @Test(.needsCorpus, arguments: Corpus.validBinary)
     func matchesFoundationForCorpusFile(entry: Corpus.Entry) throws {
         let value = try Plist(binary: try Paths.bytes(entry.url))
         let ours = try value.xmlBytes()
@@ -44,7 +44,7 @@ import Testing
         Self.expectSame(ours, try Self.foundationXMLOfOurBinary(value), "\(entry.file) through binary:")
     }
 
-    @Test func theCorpusHasFilesWithAndWithoutUIDs() throws {
+    @Test(.needsCorpus) func theCorpusHasFilesWithAndWithoutUIDs() throws {
         let values = try Corpus.validBinary.map { try Plist(binary: try Paths.bytes($0.url)) }
         #expect(values.count(where: \.containsUID) >= 5)
         #expect(values.count(where: { !$0.containsUID }) >= 40)

@@ -6,7 +6,7 @@ import Testing
 
 /// Every XML file of the shared corpus reads to exactly the oracle's value, and every invalid
 /// XML file is rejected with its line and column.
-@Suite struct XMLCorpusTests {
+@Suite(.needsCorpus) struct XMLCorpusTests {
     @Test func corpusIsPresent() {
         #expect(Corpus.validXML.count >= 50, "expected the shared corpus at \(Paths.corpus.path)")
         #expect(Corpus.invalidXML.count >= 15)

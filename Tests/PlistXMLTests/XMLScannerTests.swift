@@ -43,12 +43,12 @@ import Testing
 
     // MARK: The corpus
 
-    @Test(arguments: Corpus.validXML)
+    @Test(.needsCorpus, arguments: Corpus.validXML)
     func readsValidCorpusFilesAsLibXML2DoesOrDeclines(entry: Corpus.Entry) throws {
         agrees(try Paths.bytes(entry.url))
     }
 
-    @Test(arguments: Corpus.invalidXML)
+    @Test(.needsCorpus, arguments: Corpus.invalidXML)
     func declinesEveryInvalidCorpusFile(entry: Corpus.Entry) throws {
         let bytes = try Paths.bytes(entry.url)
         #expect(throws: PlistError.self) { try Plist(libxml2: bytes) }
@@ -74,7 +74,7 @@ import Testing
         "keyed-archive/corelibs__NSKeyedUnarchiver-UUIDTest.plist": "CF$UID",
     ]
 
-    @Test func readsEveryOrdinaryCorpusFile() throws {
+    @Test(.needsCorpus) func readsEveryOrdinaryCorpusFile() throws {
         let declined = try Corpus.validXML.filter { scanned(try Paths.bytes($0.url)) == nil }.map(\.file)
         #expect(Set(declined) == Set(Self.declinedValidFiles.keys))
         #expect(Corpus.validXML.count - declined.count >= 35)
@@ -84,7 +84,7 @@ import Testing
     /// (markup characters, control bytes, bytes beyond ASCII: what the eight-bytes-at-a-time
     /// text check and the whole-word end tags must notice): the scanner reads each as libxml2
     /// does, or declines it.
-    @Test func readsMutatedCorpusFilesAsLibXML2DoesOrDeclines() throws {
+    @Test(.needsCorpus) func readsMutatedCorpusFilesAsLibXML2DoesOrDeclines() throws {
         let interesting = Array("<>/&;]\"'=!?-# \t\n\r\u{0}\u{1}\u{7F}akKsy".utf8) + [0x80, 0xC3, 0xA9, 0xFF]
         var rng = SeededRandom(seed: 5)
         var accepted = 0

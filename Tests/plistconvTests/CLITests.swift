@@ -14,32 +14,64 @@ import Musl
 import Darwin
 #endif
 
-/// The bytes of a corpus file.
-private func corpus(_ file: String) throws -> [UInt8] { try Paths.bytes(Paths.corpus.appendingPathComponent(file)) }
+/// The path of a file in the repository's `Fixtures/` (see `Fixtures/README.md`).
+private func fixture(_ file: String) -> String { Fixtures.url(file).path }
+/// The bytes of a file in `Fixtures/`.
+private func fixtureBytes(_ file: String) throws -> [UInt8] { try Paths.bytes(Fixtures.url(file)) }
 
 /// What `plistconv -f binary` must write for `input`: the library's own encoding of its value.
-private func binaryOutput(for input: [UInt8]) throws -> [UInt8] { try Plist(binary: input).binaryBytes() }
+private func binaryOutput(for input: [UInt8]) throws -> [UInt8] { try Plist(bytes: input).binaryBytes() }
 
-/// A small valid binary file holding every scalar type.
-private let smallFile = "binary/rustplist__binary.plist"
-/// The largest binary file (147 KB, more than a pipe buffer holds).
-private let largeFile = "binary/rustplist__binary_three_byte_integer_offset_table.plist"
-private let invalidUTF16 = "invalid/cpython__invalid-binary-invalid-utf-16.bplist"
+/// A small valid binary file holding every value type but UIDs (written by CPython's plistlib).
+private let smallFile = "valid/scalars.binary.plist"
+/// The same value as XML.
+private let smallXMLFile = "valid/scalars.xml.plist"
+/// A binary property list of over 100 KB, more than a pipe buffer holds.
+private let largeInput: [UInt8] = {
+    let value = Plist.array(
+        (0..<2000).map { index in
+            [
+                "index": .integer(PlistInteger(index)),
+                "name": .string("entry \(index) " + String(repeating: "x", count: 40)),
+            ]
+        })
+    return try! value.binaryBytes()
+}()
+private let invalidUTF16 = "invalid/invalid-utf16.binary.plist"
 private let invalidUTF16Message = "byte 9: invalid UTF-16: an unpaired surrogate"
-private let badXMLFile = "invalid/rustplist__xml_error.plist"
-private let badXMLMessage = "17:2: malformed XML: expected '>'"
-private let birthdateMessage = "the value at key path \"Birthdate\" is a date, which OpenStep cannot hold"
+private let badXMLFile = "invalid/malformed.xml.plist"
+private let badXMLMessage = "6:1: malformed XML: expected '>'"
+/// Why `smallFile` cannot be written as plain OpenStep.
+private let openStepMessage = "the value at key path \"zero\" is an integer, which OpenStep cannot hold"
 
 // MARK: - Converting
 
 @Suite struct ConvertProcessTests {
-    @Test func corpusAndExecutableArePresent() throws {
-        #expect(Corpus.validBinary.count >= 60, "expected the shared corpus at \(Paths.corpus.path)")
-        #expect(Corpus.invalidBinary.count >= 24)
+    @Test func executableIsPresent() throws {
         _ = try Tool.location.get()
+        #expect(largeInput.count > 100_000)
     }
 
-    @Test(arguments: Corpus.validBinary)
+    @Test(.needsCorpus) func corpusIsPresent() {
+        #expect(Corpus.validBinary.count >= 60, "expected the shared corpus at \(Paths.corpus.path)")
+        #expect(Corpus.invalidBinary.count >= 24)
+    }
+
+    /// Every valid fixture, in every format, converts to binary and to XML with its value kept.
+    @Test(arguments: Fixtures.validFiles)
+    func convertsEveryValidFixture(file: String) throws {
+        let folder = try TempFolder()
+        defer { folder.remove() }
+        let value = try Plist(bytes: try fixtureBytes(file))
+        let toBinary = try Tool.run(["-f", "binary", fixture(file), folder.path("out.plist")])
+        #expect(toBinary.status == 0 && toBinary.stderr == "" && toBinary.stdout == [], "\(toBinary)")
+        #expect(try folder.read("out.plist") == (try value.binaryBytes()), "\(file)")
+        let toXML = try Tool.run(["-f", "xml1", fixture(file), "-"])
+        #expect(toXML.status == 0 && toXML.stderr == "", "\(toXML)")
+        #expect(toXML.stdout == (try value.xmlBytes()), "\(file)")
+    }
+
+    @Test(.needsCorpus, arguments: Corpus.validBinary)
     func convertsEveryValidBinaryFile(entry: Corpus.Entry) throws {
         let folder = try TempFolder()
         defer { folder.remove() }
@@ -56,7 +88,7 @@ private let birthdateMessage = "the value at key path \"Birthdate\" is a date, w
     }
 
     /// binary → XML → binary through the tool, for every binary corpus file: the same value.
-    @Test(arguments: Corpus.validBinary)
+    @Test(.needsCorpus, arguments: Corpus.validBinary)
     func convertsEveryBinaryFileToXMLAndBack(entry: Corpus.Entry) throws {
         let folder = try TempFolder()
         defer { folder.remove() }
@@ -79,7 +111,7 @@ private let birthdateMessage = "the value at key path \"Birthdate\" is a date, w
         if (try? Plist(xml: original.xmlBytes())) == original { #expect(back == original, "\(entry.file)") }
     }
 
-    @Test(arguments: Corpus.validXML)
+    @Test(.needsCorpus, arguments: Corpus.validXML)
     func convertsEveryValidXMLFileToBinary(entry: Corpus.Entry) throws {
         let folder = try TempFolder()
         defer { folder.remove() }
@@ -98,7 +130,7 @@ private let birthdateMessage = "the value at key path \"Birthdate\" is a date, w
     func spellingsOfTheCommand(template: [String]) throws {
         let folder = try TempFolder()
         defer { folder.remove() }
-        let input = try corpus(smallFile)
+        let input = try fixtureBytes(smallFile)
         let inPath = try folder.write(input, to: "in.plist")
         let arguments = template.map { $0 == "IN" ? inPath : $0 == "OUT" ? folder.path("out.plist") : $0 }
         let run = try Tool.run(arguments)
@@ -109,9 +141,9 @@ private let birthdateMessage = "the value at key path \"Birthdate\" is a date, w
     }
 
     /// Standard input to standard output through real pipes, with more bytes than a pipe buffer holds.
-    @Test(arguments: [largeFile, smallFile])
-    func stdinToStdout(file: String) throws {
-        let input = try corpus(file)
+    @Test(arguments: [true, false])
+    func stdinToStdout(large: Bool) throws {
+        let input = large ? largeInput : try fixtureBytes(smallFile)
         let run = try Tool.run(["-f", "binary", "-", "-"], stdin: input)
         #expect(run.status == 0, "exit \(run.status), stderr \(run.stderr)")
         #expect(run.stderr == "")
@@ -120,7 +152,7 @@ private let birthdateMessage = "the value at key path \"Birthdate\" is a date, w
 
     /// Without OUT, `-` as input converts standard input to standard output.
     @Test func stdinWithoutOutputGoesToStdout() throws {
-        let input = try corpus(smallFile)
+        let input = try fixtureBytes(smallFile)
         let run = try Tool.run(["-f", "binary", "-"], stdin: input)
         #expect(run.status == 0, "exit \(run.status), stderr \(run.stderr)")
         #expect(run.stderr == "")
@@ -130,9 +162,9 @@ private let birthdateMessage = "the value at key path \"Birthdate\" is a date, w
     @Test func fileToStdoutAndStdinToFile() throws {
         let folder = try TempFolder()
         defer { folder.remove() }
-        let input = try corpus(largeFile)
+        let input = largeInput
         let expected = try binaryOutput(for: input)
-        let toStdout = try Tool.run(["-f", "binary", Paths.corpus.appendingPathComponent(largeFile).path, "-"])
+        let toStdout = try Tool.run(["-f", "binary", try folder.write(input, to: "large.plist"), "-"])
         #expect(toStdout.status == 0 && toStdout.stderr == "", "exit \(toStdout.status), stderr \(toStdout.stderr)")
         #expect(toStdout.stdout == expected)
 
@@ -145,14 +177,10 @@ private let birthdateMessage = "the value at key path \"Birthdate\" is a date, w
     @Test func convertsInPlace() throws {
         let folder = try TempFolder()
         defer { folder.remove() }
-        // A file whose bytes change when re-encoded, so that the rewrite is visible.
-        let entry = try #require(
-            try Corpus.validBinary.first {
-                try Paths.bytes($0.url) != (try binaryOutput(for: try Paths.bytes($0.url)))
-            },
-            "no corpus file changes when re-encoded")
-        let input = try Paths.bytes(entry.url)
+        // XML made binary in place, so that the rewrite is visible.
+        let input = try fixtureBytes(smallXMLFile)
         let expected = try binaryOutput(for: input)
+        #expect(expected != input)
         let path = try folder.write(input, to: "in place.plist")
         let run = try Tool.run(["-f", "binary", path])
         #expect(run.status == 0, "\(run)")
@@ -165,7 +193,7 @@ private let birthdateMessage = "the value at key path \"Birthdate\" is a date, w
     @Test func relativePaths() throws {
         let folder = try TempFolder()
         defer { folder.remove() }
-        let input = try corpus(smallFile)
+        let input = try fixtureBytes(smallFile)
         try folder.write(input, to: "in.plist")
         let run = try Tool.run(["-f", "binary", "in.plist", "out.plist"], in: folder.url)
         #expect(run.status == 0, "\(run)")
@@ -216,8 +244,14 @@ private let birthdateMessage = "the value at key path \"Birthdate\" is a date, w
         try expectFailure(input: folder.url.path, message: "Is a directory")
     }
 
-    @Test(arguments: [
-        (invalidUTF16, invalidUTF16Message),
+    /// Every invalid fixture fails with its golden message (`Fixtures/invalid/*.error`).
+    @Test(arguments: Fixtures.invalid)
+    func invalidFixture(fixture: Fixtures.Invalid) throws {
+        try expectFailure(input: fixture.url.path, message: try fixture.expectedMessage())
+    }
+
+    @Test(.needsCorpus, arguments: [
+        ("invalid/cpython__invalid-binary-invalid-utf-16.bplist", "byte 9: invalid UTF-16: an unpaired surrogate"),
         (
             "invalid/cpython__invalid-binary-non-hashable-key.bplist",
             "byte 11: a dictionary key is not a string (marker 0xA0)"
@@ -230,7 +264,7 @@ private let birthdateMessage = "the value at key path \"Birthdate\" is a date, w
     }
 
     /// Every invalid binary file fails with one line naming the file and a located message.
-    @Test(arguments: Corpus.invalidBinary)
+    @Test(.needsCorpus, arguments: Corpus.invalidBinary)
     func everyInvalidBinaryFileFails(entry: Corpus.Entry) throws {
         let run = try Tool.run(["-f", "binary", entry.url.path, "-"])
         #expect(run.status == 1, "\(run)")
@@ -242,14 +276,14 @@ private let birthdateMessage = "the value at key path \"Birthdate\" is a date, w
     }
 
     @Test func invalidStdinIsNamedStdin() throws {
-        let run = try Tool.run(["-f", "binary", "-", "-"], stdin: try corpus(invalidUTF16))
+        let run = try Tool.run(["-f", "binary", "-", "-"], stdin: try fixtureBytes(invalidUTF16))
         #expect(run.status == 1)
         #expect(run.stdout == [])
         #expect(run.stderr == "plistconv: <stdin>: \(invalidUTF16Message)\n")
     }
 
     @Test func invalidXMLInputIsReportedWithLineAndColumn() throws {
-        try expectFailure(input: Paths.corpus.appendingPathComponent(badXMLFile).path, message: badXMLMessage)
+        try expectFailure(input: fixture(badXMLFile), message: badXMLMessage)
     }
 
     @Test func invalidOpenStepInputIsReportedWithLineAndColumn() throws {
@@ -285,19 +319,19 @@ private let birthdateMessage = "the value at key path \"Birthdate\" is a date, w
         let folder = try TempFolder()
         defer { folder.remove() }
         let out = folder.path("out.plist")
-        let run = try Tool.run(["-f", "openstep", Paths.corpus.appendingPathComponent(smallFile).path, out])
+        let run = try Tool.run(["-f", "openstep", fixture(smallFile), out])
         #expect(run.status == 1)
         #expect(run.stdout == [])
-        #expect(run.stderr == "plistconv: \(out): \(birthdateMessage)\n")
+        #expect(run.stderr == "plistconv: \(out): \(openStepMessage)\n")
         #expect(try folder.names() == [])
     }
 
     /// A failure to write standard output is reported against standard output, not standard input.
     @Test func unwritableValueToStdoutNamesStdout() throws {
-        let run = try Tool.run(["-f", "openstep", "-", "-"], stdin: try corpus(smallFile))
+        let run = try Tool.run(["-f", "openstep", "-", "-"], stdin: try fixtureBytes(smallFile))
         #expect(run.status == 1)
         #expect(run.stdout == [])
-        #expect(run.stderr == "plistconv: <stdout>: \(birthdateMessage)\n")
+        #expect(run.stderr == "plistconv: <stdout>: \(openStepMessage)\n")
     }
 
     @Test func outputIntoAFileAsFolder() throws {
@@ -305,7 +339,7 @@ private let birthdateMessage = "the value at key path \"Birthdate\" is a date, w
         defer { folder.remove() }
         try folder.write([1], to: "file")
         let out = folder.path("file") + "/out.plist"
-        let run = try Tool.run(["-f", "binary", Paths.corpus.appendingPathComponent(smallFile).path, out])
+        let run = try Tool.run(["-f", "binary", fixture(smallFile), out])
         #expect(run.status == 1)
         #expect(run.stdout == [])
         #expect(run.stderr == "plistconv: \(out): Not a directory\n")
@@ -317,7 +351,7 @@ private let birthdateMessage = "the value at key path \"Birthdate\" is a date, w
         let folder = try TempFolder()
         defer { folder.remove() }
         let out = folder.path("missing") + "/out.plist"
-        let run = try Tool.run(["-f", "binary", Paths.corpus.appendingPathComponent(smallFile).path, out])
+        let run = try Tool.run(["-f", "binary", fixture(smallFile), out])
         #expect(run.status == 1)
         #expect(run.stderr == "plistconv: \(out): No such file or directory\n")
         #expect(try folder.names() == [])
@@ -333,7 +367,7 @@ private let birthdateMessage = "the value at key path \"Birthdate\" is a date, w
         try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: locked.path)
         defer { try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: locked.path) }
         let out = locked.appendingPathComponent("out.plist").path
-        let run = try Tool.run(["-f", "binary", Paths.corpus.appendingPathComponent(smallFile).path, out])
+        let run = try Tool.run(["-f", "binary", fixture(smallFile), out])
         #expect(run.status == 1)
         #expect(run.stdout == [])
         #expect(run.stderr == "plistconv: \(out): Permission denied\n")
@@ -344,7 +378,7 @@ private let birthdateMessage = "the value at key path \"Birthdate\" is a date, w
     func unreadableInput() throws {
         let folder = try TempFolder()
         defer { folder.remove() }
-        let path = try folder.write(try corpus(smallFile), to: "in.plist", mode: 0o000)
+        let path = try folder.write(try fixtureBytes(smallFile), to: "in.plist", mode: 0o000)
         let run = try Tool.run(["-f", "binary", path, "-"])
         #expect(run.status == 1)
         #expect(run.stdout == [])
@@ -359,14 +393,14 @@ private let birthdateMessage = "the value at key path \"Birthdate\" is a date, w
 
     @Test(arguments: [
         (["-f", "binary"], invalidUTF16, "%IN%: \(invalidUTF16Message)"),
-        (["-f", "openstep"], smallFile, "%OUT%: " + birthdateMessage),
+        (["-f", "openstep"], smallFile, "%OUT%: " + openStepMessage),
         (["-f", "binary"], badXMLFile, "%IN%: \(badXMLMessage)"),
     ])
     func failedConversionLeavesTheOldOutput(options: [String], file: String, message: String) throws {
         let folder = try TempFolder()
         defer { folder.remove() }
         let out = try folder.write(oldBytes, to: "out.plist", mode: 0o640)
-        let input = Paths.corpus.appendingPathComponent(file).path
+        let input = fixture(file)
         let run = try Tool.run(options + [input, out])
         #expect(run.status == 1)
         #expect(run.stdout == [])
@@ -382,7 +416,7 @@ private let birthdateMessage = "the value at key path \"Birthdate\" is a date, w
     func failedInPlaceConversionLeavesTheFile(options: [String]) throws {
         let folder = try TempFolder()
         defer { folder.remove() }
-        let bytes = try corpus(options.last == "openstep" ? smallFile : invalidUTF16)
+        let bytes = try fixtureBytes(options.last == "openstep" ? smallFile : invalidUTF16)
         let path = try folder.write(bytes, to: "file.plist")
         let run = try Tool.run(options + [path])
         #expect(run.status == 1)
@@ -397,7 +431,7 @@ private let birthdateMessage = "the value at key path \"Birthdate\" is a date, w
         defer { folder.remove() }
         let out = folder.url.appendingPathComponent("out.plist")
         try FileManager.default.createDirectory(at: out, withIntermediateDirectories: false)
-        let run = try Tool.run(["-f", "binary", Paths.corpus.appendingPathComponent(smallFile).path, out.path])
+        let run = try Tool.run(["-f", "binary", fixture(smallFile), out.path])
         #expect(run.status == 1)
         #expect(run.stdout == [])
         #expect(run.stderr == "plistconv: \(out.path): Is a directory\n")
@@ -410,8 +444,8 @@ private let birthdateMessage = "the value at key path \"Birthdate\" is a date, w
         let folder = try TempFolder()
         defer { folder.remove() }
         let out = try folder.write(oldBytes, to: "out.plist", mode: mode)
-        let input = try corpus(smallFile)
-        let run = try Tool.run(["-f", "binary", Paths.corpus.appendingPathComponent(smallFile).path, out])
+        let input = try fixtureBytes(smallFile)
+        let run = try Tool.run(["-f", "binary", fixture(smallFile), out])
         #expect(run.status == 0, "\(run)")
         #expect(run.stderr == "")
         #expect(try folder.read("out.plist") == (try binaryOutput(for: input)))
@@ -427,9 +461,9 @@ private let birthdateMessage = "the value at key path \"Birthdate\" is a date, w
         let linkDestination = destination == "%ABSOLUTE%" ? folder.path("target.plist") : destination
         try FileManager.default.createSymbolicLink(
             atPath: folder.path("link.plist"), withDestinationPath: linkDestination)
-        let input = try corpus(smallFile)
+        let input = try fixtureBytes(smallFile)
         let run = try Tool.run([
-            "-f", "binary", Paths.corpus.appendingPathComponent(smallFile).path, folder.path("link.plist"),
+            "-f", "binary", fixture(smallFile), folder.path("link.plist"),
         ])
         #expect(run.status == 0, "\(run)")
         #expect(run.stderr == "")
@@ -442,7 +476,7 @@ private let birthdateMessage = "the value at key path \"Birthdate\" is a date, w
     @Test func inPlaceThroughASymlink() throws {
         let folder = try TempFolder()
         defer { folder.remove() }
-        let input = try corpus(smallFile)
+        let input = try fixtureBytes(smallFile)
         try folder.write(input, to: "target.plist")
         try FileManager.default.createSymbolicLink(
             atPath: folder.path("link.plist"), withDestinationPath: "target.plist")
@@ -457,9 +491,9 @@ private let birthdateMessage = "the value at key path \"Birthdate\" is a date, w
 // MARK: - Lint
 
 @Suite struct LintProcessTests {
-    private let good = Paths.corpus.appendingPathComponent(smallFile).path
-    private let good2 = Paths.corpus.appendingPathComponent(largeFile).path
-    private let bad = Paths.corpus.appendingPathComponent(invalidUTF16).path
+    private let good = fixture(smallFile)
+    private let good2 = fixture(smallXMLFile)
+    private let bad = fixture(invalidUTF16)
 
     @Test func validFilesPrintOK() throws {
         let run = try Tool.run(["lint", good, good2])
@@ -468,7 +502,15 @@ private let birthdateMessage = "the value at key path \"Birthdate\" is a date, w
         #expect(run.stdoutText == "\(good): OK\n\(good2): OK\n")
     }
 
-    @Test func everyValidBinaryFileLints() throws {
+    @Test func everyValidFixtureLints() throws {
+        let paths = Fixtures.validFiles.map(fixture)
+        let run = try Tool.run(["lint"] + paths)
+        #expect(run.status == 0)
+        #expect(run.stderr == "")
+        #expect(run.stdoutText == paths.map { "\($0): OK\n" }.joined())
+    }
+
+    @Test(.needsCorpus) func everyValidBinaryFileLints() throws {
         let paths = Corpus.validBinary.map(\.url.path)
         let run = try Tool.run(["lint"] + paths)
         #expect(run.status == 0)
@@ -496,7 +538,7 @@ private let birthdateMessage = "the value at key path \"Birthdate\" is a date, w
         defer { folder.remove() }
         let empty = try folder.write([], to: "empty.plist")
         let missing = folder.path("missing.plist")
-        let xml = Paths.corpus.appendingPathComponent(badXMLFile).path
+        let xml = fixture(badXMLFile)
         let run = try Tool.run(["lint", missing, good, empty, bad, xml])
         #expect(run.status == 1)
         #expect(run.stdoutText == "\(good): OK\n")
@@ -511,14 +553,14 @@ private let birthdateMessage = "the value at key path \"Birthdate\" is a date, w
     }
 
     @Test func badStdin() throws {
-        let run = try Tool.run(["lint", "-"], stdin: try corpus(invalidUTF16))
+        let run = try Tool.run(["lint", "-"], stdin: try fixtureBytes(invalidUTF16))
         #expect(run.status == 1)
         #expect(run.stdout == [])
         #expect(run.stderr == "plistconv: <stdin>: \(invalidUTF16Message)\n")
     }
 
     @Test func goodStdin() throws {
-        let run = try Tool.run(["lint", "-"], stdin: try corpus(largeFile))
+        let run = try Tool.run(["lint", "-"], stdin: largeInput)
         #expect(run.status == 0)
         #expect(run.stderr == "")
         #expect(run.stdoutText == "<stdin>: OK\n")

@@ -5,19 +5,28 @@ import TestSupport
 import Testing
 
 @Suite struct JSONCLITests {
+    /// Every valid fixture goes to typed JSON and back to the same value, through files.
+    @Test(arguments: Fixtures.validFiles)
+    func typedJSONRoundTripOfFixture(file: String) throws {
+        try typedJSONRoundTrip(Fixtures.url(file), file)
+    }
+
     /// Every valid binary corpus file goes to typed JSON and back to the same value, through files.
-    @Test(arguments: Corpus.validBinary)
+    @Test(.needsCorpus, arguments: Corpus.validBinary)
     func typedJSONRoundTrip(entry: Corpus.Entry) throws {
+        try typedJSONRoundTrip(entry.url, entry.file)
+    }
+
+    private func typedJSONRoundTrip(_ url: URL, _ name: String) throws {
         let folder = try TempFolder()
         defer { folder.remove() }
-        let input = try folder.write(try Paths.bytes(entry.url), to: "in.plist")
+        let input = try folder.write(try Paths.bytes(url), to: "in.plist")
         let toJSON = try Tool.run(["-f", "json", input, folder.path("out.json")])
         #expect(toJSON.status == 0, "\(toJSON)")
         let back = try Tool.run(["-f", "binary", folder.path("out.json"), folder.path("back.plist")])
         #expect(back.status == 0, "\(back)")
         #expect(
-            try Plist(contentsOf: folder.path("back.plist")).isIdentical(to: try Plist(contentsOf: input)),
-            "\(entry.file)")
+            try Plist(contentsOf: folder.path("back.plist")).isIdentical(to: try Plist(contentsOf: input)), "\(name)")
     }
 
     @Test func strictNamesTheKeyPathLikePlutilWouldNot() throws {
@@ -88,6 +97,7 @@ import Testing
 }
 
 @Suite struct ArchiveCLITests {
+    private let fixture = Fixtures.url("valid/keyed-archive.binary.plist").path
     private let url = Paths.corpus.appendingPathComponent("keyed-archive/corelibs__NSKeyedUnarchiver-URLTest.plist")
         .path
     private let resolved =
@@ -95,16 +105,25 @@ import Testing
         + #""NS.relative":"foo.xml"}}"#
 
     @Test func archivePrint() throws {
-        let run = try Tool.run(["archive-print", url])
+        let run = try Tool.run(["archive-print", fixture])
         #expect(run.status == 0, "\(run)")
-        #expect(run.stdoutText.hasPrefix("{\n  \"root\" => {\n    \"$class\" => \"NSURL\"\n"), "\(run)")
-        let bad = Paths.corpus.appendingPathComponent("keyed-archive/bpylist2__no_top_archive.plist").path
+        #expect(run.stdoutText == "{\n  \"root\" => \"h\u{E9}llo\"\n}\n", "the NSString resolves to its text: \(run)")
+        let folder = try TempFolder()
+        defer { folder.remove() }
+        let bad = try folder.write(
+            try Plist.dictionary(["$version": 100000, "$archiver": "NSKeyedArchiver", "$objects": ["$null"]])
+                .binaryBytes(), to: "bad.plist")
         let failed = try Tool.run(["archive-print", bad])
         #expect(failed.status == 1)
         #expect(failed.stderr == "plistconv: \(bad): $top is missing or is not a dictionary\n")
     }
 
     @Test func resolvedArchiveAsJSON() throws {
+        let run = try Tool.run(["-f", "json", "--resolve-archive", fixture, "-"])
+        #expect(run.stdoutText == #"{"root":"h\#u{E9}llo"}"#, "\(run)")
+    }
+
+    @Test(.needsCorpus) func resolvedCorpusArchiveAsJSON() throws {
         let run = try Tool.run(["-f", "json", "--resolve-archive", url, "-"])
         #expect(run.stdoutText == resolved, "\(run)")
     }

@@ -32,7 +32,7 @@ import Testing
     @Test func editingAStringsFileKeepsItsShape() throws {
         let folder = try TempFolder()
         defer { folder.remove() }
-        let source = Paths.corpus.appendingPathComponent("strings/sparkle__Base.Sparkle.strings")
+        let source = Fixtures.url("valid/localizable.strings")
         let path = try folder.write(try Paths.bytes(source), to: "Sparkle.strings")
         let before = try Plist(contentsOf: path)
         let run = try Tool.run(["insert", "New key", "-string", "Nouvelle valeur", path])
@@ -51,7 +51,7 @@ import Testing
     @Test func editingAnOpenStepFile() throws {
         let folder = try TempFolder()
         defer { folder.remove() }
-        let source = Paths.corpus.appendingPathComponent("openstep/ddplist__test1-ascii.plist")
+        let source = Fixtures.url("valid/openstep.openstep.plist")
         let path = try folder.write(try Paths.bytes(source), to: "test.plist")
         let run = try Tool.run(["insert", "added", "-integer", "77", path])
         #expect(run.status == 0, "\(run)")
@@ -62,7 +62,7 @@ import Testing
     }
 
     /// An Xcode project is written back as Xcode writes it: unchanged, byte for byte.
-    @Test func editingAnXcodeProject() throws {
+    @Test(.needsCorpus) func editingAnXcodeProject() throws {
         let folder = try TempFolder()
         defer { folder.remove() }
         try FileManager.default.createDirectory(

@@ -62,7 +62,7 @@ private func file(_ value: Plist, _ format: PlistFormat, in folder: TempFolder, 
 
     @Test func keyedArchiveUIDs() throws {
         let run = try Tool.run([
-            "print", Paths.corpus.appendingPathComponent("keyed-archive/cpython__KEYED_ARCHIVE.plist").path,
+            "print", Fixtures.url("valid/keyed-archive.binary.plist").path,
         ])
         #expect(run.status == 0)
         #expect(run.stdoutText.contains("\"root\" => <CF$UID 1>"), "\(run)")
@@ -215,7 +215,7 @@ private func hex(_ range: Range<Int>) -> String { range.map { String(format: "%0
     @Test func keyedArchiveKeepsItsUIDs() throws {
         let folder = try TempFolder()
         defer { folder.remove() }
-        let source = Paths.corpus.appendingPathComponent("keyed-archive/cpython__KEYED_ARCHIVE.plist")
+        let source = Fixtures.url("valid/keyed-archive.binary.plist")
         let path = try folder.write(try Paths.bytes(source), to: "archive.plist")
         let run = try Tool.run(["replace", "$objects.1.NS\\.string", "-string", "edited", path])
         #expect(run.status == 0, "\(run)")
