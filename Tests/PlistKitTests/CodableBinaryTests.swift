@@ -120,15 +120,12 @@ import Testing
 
     /// 64 levels of `[previous, previous]` in a few hundred bytes describe 2^64 integers: the
     /// file is weighed before decoding, so it is refused at once.
-    @Test func sharedReferencesCountTowardsTheObjectLimit() throws {
+    @Test(.timeLimit(.minutes(1))) func sharedReferencesCountTowardsTheObjectLimit() throws {
         var value: Plist = 1
         for _ in 0..<64 { value = [value, value] }
         let bytes = try value.binaryBytes()
         #expect(bytes.count < 1024)
-        let clock = ContinuousClock()
-        let start = clock.now
         let error = try #require(throws: DecodingError.self) { try PlistDecoder().decode(Fan.self, from: bytes) }
-        #expect(clock.now - start < .seconds(1))
         #expect((error.context?.underlyingError as? PlistError)?.kind == .tooManyObjects(limit: 1 << 24))
         var small: Plist = 1
         for _ in 0..<10 { small = [small, small] }

@@ -1,3 +1,4 @@
+import OrderedCollections
 public import Foundation
 public import PlistCore
 
