@@ -27,7 +27,7 @@ extension Data {
     }
 
     /// A copy of the bytes in `span`.
-    init(copying span: Span<UInt8>) {
+    package init(copying span: Span<UInt8>) {
         // SAFETY: the buffer is valid for the duration of the closure, and Data copies it.
         self = unsafe span.withUnsafeBufferPointer { buffer in unsafe Data(buffer: buffer) }
     }
@@ -150,8 +150,8 @@ extension OutputSpan<UInt8> {
 extension Span<UInt8> {
     /// The 8 bytes at `offset` as one little-endian word (the first byte lowest); they must be
     /// inside the span (else it traps).
-    @inline(__always)
-    func word(at offset: Int) -> UInt64 {
+    @inlinable
+    package func word(at offset: Int) -> UInt64 {
         // SAFETY: every bit pattern is a valid `UInt64`; `unsafeLoadUnaligned` checks the bounds.
         unsafe bytes.unsafeLoadUnaligned(fromByteOffset: offset, as: UInt64.self).littleEndian
     }

@@ -1,3 +1,5 @@
+package import PlistCore
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
