@@ -115,13 +115,6 @@ struct StorageIdentity: Hashable {
     }
 }
 
-/// Appends the UTF-8 bytes of a literal: one copy, no `String` in between.
-@inline(__always)
-func appendBytes(of text: StaticString, to out: inout [UInt8]) {
-    // SAFETY: the buffer is the literal's static storage, read during the call only.
-    text.withUTF8Buffer { unsafe out.append(contentsOf: $0) }
-}
-
 extension OutputSpan<UInt8> {
     /// Appends `bytes` with one copy; the span must have room for them (else it traps).
     mutating func append(copying bytes: Span<UInt8>) {
