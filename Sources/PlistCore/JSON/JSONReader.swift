@@ -78,12 +78,7 @@ private struct JSONParser {
 
     /// Counts a value of `added` bytes of string or data content.
     mutating func count(contentBytes added: Int, at offset: Int) throws(PlistError) {
-        do throws(PlistError) {
-            try budget.count(objects: 1, at: offset)
-            try budget.count(contentBytes: added, at: offset)
-        } catch {
-            throw located(error)
-        }
+        do throws(PlistError) { try budget.countValue(contentBytes: added, at: offset) } catch { throw located(error) }
     }
 
     /// Counts a key's bytes (a key is no value of its own).

@@ -64,6 +64,14 @@ package struct ReadBudget {
             counted.contentBytes, contentBytes, limit: maxContentBytes, at: offset, PlistError.Kind.tooMuchContent)
     }
 
+    /// Counts one value of `contentBytes` bytes of string or data content (0 for other values).
+    /// - Throws: `.tooManyObjects` or `.tooMuchContent` at `offset`.
+    @inlinable @inline(__always)
+    package mutating func countValue(contentBytes: Int, at offset: Int) throws(PlistError) {
+        try count(objects: 1, at: offset)
+        try count(contentBytes: contentBytes, at: offset)
+    }
+
     /// Adds `part` (a child's weight) to `total` (its container's), values first.
     /// - Throws: `.tooManyObjects` or `.tooMuchContent` at `offset` when the total passes a limit;
     ///   `total` is then unchanged.
