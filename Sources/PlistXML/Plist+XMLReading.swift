@@ -16,17 +16,6 @@ extension Plist {
         self = try XMLReader.read(bytes, options: options)
     }
 
-    /// Reads an XML property list with libxml2 only, without the scanner: the reference the
-    /// scanner is tested against.
-    package init(libxml2 bytes: Span<UInt8>, options: PlistReadOptions = .init()) throws(PlistError) {
-        self = try XMLReader.read(bytes, options: options)
-    }
-
-    /// Reads an XML property list with libxml2 only.
-    package init(libxml2 bytes: [UInt8], options: PlistReadOptions = .init()) throws(PlistError) {
-        try self.init(libxml2: bytes.span, options: options)
-    }
-
     /// Reads an XML property list.
     /// - Throws: `PlistError` with the line and column of the problem.
     public init(xml bytes: [UInt8], options: PlistReadOptions = .init()) throws(PlistError) {

@@ -25,7 +25,7 @@ struct XMLTreeBuilder {
         var pendingKey: String?
     }
 
-    private let options: PlistReadOptions
+    private var budget: ReadBudget
     /// Invariant: `open` lists the open elements; `arrays` and `dictionaries` hold the contents
     /// of the open `<array>` and `<dict>` elements, in the same order.
     private var open: [Element] = []
@@ -35,13 +35,11 @@ struct XMLTreeBuilder {
     /// Text of the open leaf element.
     private var text: [UInt8] = []
     private var result: Plist?
-    private var objectCount = 0
-    private var contentBytes = 0
 
     /// Set to find where a value begins.
     var locator: PathLocator<TextPosition>?
 
-    init(options: PlistReadOptions) { self.options = options }
+    init(options: PlistReadOptions) { budget = ReadBudget(options) }
 
     /// An element starts; `position`, where it is, is needed only by the locator.
     mutating func start(_ element: Element, at position: TextPosition?) throws(Rejection) {
@@ -68,8 +66,12 @@ struct XMLTreeBuilder {
             }
         }
         if element == .dict || element == .array {
+            do throws(PlistError) {
+                try budget.enter(depth: containerDepth, at: 0)
+            } catch {
+                throw Rejection(error.kind)
+            }
             containerDepth += 1
-            guard containerDepth <= options.maxDepth else { throw Rejection(.tooDeep(limit: options.maxDepth)) }
             if element == .dict { dictionaries.append(Dictionary()) } else { arrays.append([]) }
         }
         open.append(element)
@@ -143,8 +145,7 @@ struct XMLTreeBuilder {
     }
 
     private mutating func deliver(_ value: Plist) throws(Rejection) {
-        objectCount += 1
-        guard objectCount <= options.maxObjects else { throw Rejection(.tooManyObjects(limit: options.maxObjects)) }
+        do throws(PlistError) { try budget.count(objects: 1, at: 0) } catch { throw Rejection(error.kind) }
         switch open.last {
         case .array:
             arrays[arrays.count - 1].append(value)
@@ -160,10 +161,7 @@ struct XMLTreeBuilder {
     }
 
     private mutating func count(contentBytes bytes: Int) throws(Rejection) {
-        contentBytes += bytes
-        guard contentBytes <= options.maxContentBytes else {
-            throw Rejection(.tooMuchContent(limit: options.maxContentBytes))
-        }
+        do throws(PlistError) { try budget.count(contentBytes: bytes, at: 0) } catch { throw Rejection(error.kind) }
     }
 
     /// The dictionary, later values replacing earlier ones for a repeated key (the key keeps its

@@ -1,6 +1,6 @@
 import Foundation
 import PlistCore
-import PlistXML
+@testable import PlistXML
 import TestSupport
 import Testing
 
@@ -332,5 +332,13 @@ import Testing
             if expected == 8 { plain += 1 }
         }
         #expect(plain > 1000)
+    }
+}
+
+extension Plist {
+    /// Reads an XML property list with libxml2 only, without the scanner: the reference the
+    /// scanner is tested against.
+    fileprivate init(libxml2 bytes: [UInt8], options: PlistReadOptions = .init()) throws(PlistError) {
+        self = try XMLReader.read(bytes.span, options: options)
     }
 }

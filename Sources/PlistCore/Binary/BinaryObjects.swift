@@ -13,7 +13,7 @@
 package final class BinaryObjects: IndexedPlist {
     private let bytes: [UInt8]
     private let trailer: BinaryTrailer
-    private let maxDepth: Int
+    private let budget: ReadBudget
     /// Per object: 0 unless it is a dictionary, reachable from the top, whose keys are distinct
     /// valid ASCII strings (other dictionaries are read as `IndexedDictionary.listed`); for
     /// those, bit 127 and the bit `n % 127` for each key number `n`. Keys are numbered in the
@@ -31,8 +31,8 @@ package final class BinaryObjects: IndexedPlist {
         self.bytes = bytes
         trailer = try BinaryTrailer(bytes.span, maxObjects: options.maxObjects)
         try trailer.validateOffsets(bytes.span)
-        maxDepth = options.maxDepth
-        var weigher = BinaryWeigher(trailer: trailer, options: options)
+        budget = ReadBudget(options)
+        var weigher = BinaryWeigher(trailer: trailer, budget: budget)
         _ = try weigher.weigh(bytes.span, trailer.topObject, depth: 0)
         directDictionaries = weigher.directDictionaries
         keyNumbers = weigher.keyNumbers
@@ -136,7 +136,7 @@ package final class BinaryObjects: IndexedPlist {
         let storage = self.bytes
         let bytes = storage.span
         let offset = trailer.offset(of: ref, in: bytes)
-        guard depth < maxDepth else { throw PlistError(.tooDeep(limit: maxDepth), at: offset) }
+        try budget.enter(depth: depth, at: offset)
         let (count, start) = try trailer.length(bytes, bytes[offset], at: offset, unit: trailer.referenceSize)
         return IndexedElements(count: count, base: start)
     }
@@ -151,7 +151,7 @@ package final class BinaryObjects: IndexedPlist {
         let storage = self.bytes
         let bytes = storage.span
         let offset = trailer.offset(of: ref, in: bytes)
-        guard depth < maxDepth else { throw PlistError(.tooDeep(limit: maxDepth), at: offset) }
+        try budget.enter(depth: depth, at: offset)
         let (count, start) = try trailer.length(bytes, bytes[offset], at: offset, unit: 2 * trailer.referenceSize)
         if directDictionaries[ref] != 0 { return .entries(IndexedEntries(node: ref, count: count, base: start)) }
         var keys: [String] = []
@@ -258,11 +258,11 @@ package final class BinaryObjects: IndexedPlist {
 /// the dictionaries whose keys can be matched as bytes.
 private struct BinaryWeigher {
     let trailer: BinaryTrailer
-    let options: PlistReadOptions
+    let budget: ReadBudget
     /// Per container: 0 (not weighed yet), -1 (being weighed: met again, it is a cycle) or its
     /// index in `memo` plus one.
     var weights: [Int32]
-    var memo: [(values: Int, contentBytes: Int)] = []
+    var memo: [ReadBudget.Weight] = []
     /// Per object, as `BinaryObjects.directDictionaries`.
     var directDictionaries: [UInt128]
     /// Per object used as a key: -1 before it is first used, -2 when it is not a valid ASCII
@@ -273,9 +273,9 @@ private struct BinaryWeigher {
     var keyLastSeen: [Int32] = []
     var dictionaryCount: Int32 = 0
 
-    init(trailer: BinaryTrailer, options: PlistReadOptions) {
+    init(trailer: BinaryTrailer, budget: ReadBudget) {
         self.trailer = trailer
-        self.options = options
+        self.budget = budget
         weights = Array(largeRepeating: 0, count: trailer.objectCount)
         directDictionaries = Array(largeRepeating: 0, count: trailer.objectCount)
         keyNumbers = Array(largeRepeating: -1, count: trailer.objectCount)
@@ -285,7 +285,7 @@ private struct BinaryWeigher {
     /// bytes of string and data. The walk stops at `maxDepth`, so its recursion is bounded.
     mutating func weigh(
         _ bytes: Span<UInt8>, _ ref: Int, depth: Int
-    ) throws(PlistError) -> (values: Int, contentBytes: Int) {
+    ) throws(PlistError) -> ReadBudget.Weight {
         let offset = trailer.offset(of: ref, in: bytes)
         let marker = bytes[offset]
         if let weight = try scalarWeight(bytes, marker, at: offset) { return weight }
@@ -293,7 +293,7 @@ private struct BinaryWeigher {
             guard weights[ref] > 0 else { throw PlistError(.cycle(object: ref), at: offset) }
             return memo[Int(weights[ref]) - 1]
         }
-        guard depth < options.maxDepth else { throw PlistError(.tooDeep(limit: options.maxDepth), at: offset) }
+        try budget.enter(depth: depth, at: offset)
         weights[ref] = -1
         let isDictionary = marker >> 4 == 0xD
         let (count, start) = try trailer.length(
@@ -301,7 +301,7 @@ private struct BinaryWeigher {
         // Keys are counted as they are read: each is decoded once, however often it is used.
         let firstValue = isDictionary ? start + count * trailer.referenceSize : start
         if isDictionary { directDictionaries[ref] = directKeys(bytes, start, count) }
-        var total = (values: 1, contentBytes: 0)
+        var total = ReadBudget.Weight(objects: 1)
         var position = firstValue
         for _ in 0..<count {
             let reference = readUInt(bytes, at: position, width: trailer.referenceSize)
@@ -314,15 +314,7 @@ private struct BinaryWeigher {
             var child = try scalarWeight(bytes, bytes[childOffset], at: childOffset)
             if child == nil { child = try weigh(bytes, childRef, depth: depth + 1) }
             guard let child else { preconditionFailure("a container was weighed") }
-            let (values, valuesOverflow) = total.values.addingReportingOverflow(child.values)
-            guard !valuesOverflow, values <= options.maxObjects else {
-                throw PlistError(.tooManyObjects(limit: options.maxObjects), at: offset)
-            }
-            let (content, contentOverflow) = total.contentBytes.addingReportingOverflow(child.contentBytes)
-            guard !contentOverflow, content <= options.maxContentBytes else {
-                throw PlistError(.tooMuchContent(limit: options.maxContentBytes), at: offset)
-            }
-            total = (values, content)
+            try budget.add(child, to: &total, at: offset)
         }
         memo.append(total)
         weights[ref] = Int32(memo.count)
@@ -333,12 +325,14 @@ private struct BinaryWeigher {
     @inline(__always)
     private func scalarWeight(
         _ bytes: Span<UInt8>, _ marker: UInt8, at offset: Int
-    ) throws(PlistError) -> (values: Int, contentBytes: Int)? {
+    ) throws(PlistError) -> ReadBudget.Weight? {
         switch marker >> 4 {
-        case 0x4, 0x5: (1, try trailer.length(bytes, marker, at: offset, unit: 1).count)
-        case 0x6: (1, 2 * (try trailer.length(bytes, marker, at: offset, unit: 2).count))
+        case 0x4, 0x5:
+            ReadBudget.Weight(objects: 1, contentBytes: try trailer.length(bytes, marker, at: offset, unit: 1).count)
+        case 0x6:
+            ReadBudget.Weight(objects: 1, contentBytes: 2 * (try trailer.length(bytes, marker, at: offset, unit: 2).count))
         case 0xA, 0xC, 0xD: nil
-        default: (1, 0)
+        default: ReadBudget.Weight(objects: 1)
         }
     }
 

@@ -23,19 +23,16 @@ enum BinaryReader {
 
 struct Decoded {
     var value: Plist
-    /// How many values this one stands for when expanded (itself and everything inside it).
-    var weight = 1
+    /// How many values this one stands for when expanded (itself and everything inside it), and
+    /// how many bytes of string and data content.
+    var weight = ReadBudget.Weight(objects: 1)
     /// How many levels of containers it holds (0 for scalars).
     var height = 0
-    /// How many bytes of string and data content it stands for when expanded.
-    var contentBytes = 0
 }
 
 struct ObjectDecoder {
     let trailer: BinaryTrailer
-    let maxDepth: Int
-    let maxObjects: Int
-    let maxContentBytes: Int
+    let budget: ReadBudget
     /// Per object: `unreferenced`, `referencedOnce`, `shared` (referenced more than once, not
     /// decoded yet), `inProgress` (a container being decoded), or its index in `memo` plus one.
     /// Only shared objects are remembered, so memory follows what the file really shares.
@@ -64,9 +61,7 @@ struct ObjectDecoder {
 
     init(trailer: BinaryTrailer, options: PlistReadOptions) {
         self.trailer = trailer
-        maxDepth = options.maxDepth
-        maxObjects = options.maxObjects
-        maxContentBytes = options.maxContentBytes
+        budget = ReadBudget(options)
         slots = Array(repeating: Self.unreferenced, count: trailer.objectCount)
     }
 
@@ -103,9 +98,8 @@ struct ObjectDecoder {
         }
         if slot != Self.unreferenced, slot < Self.referencedOnce {
             let shared = memo[Int(slot - 1)]
-            guard depth + shared.height <= maxDepth else {
-                throw PlistError(.tooDeep(limit: maxDepth), at: trailer.offset(of: ref, in: bytes))
-            }
+            // Its deepest container is `shared.height - 1` levels inside it.
+            try budget.enter(depth: depth + shared.height - 1, at: trailer.offset(of: ref, in: bytes))
             return shared
         }
         let offset = trailer.offset(of: ref, in: bytes)
@@ -126,16 +120,15 @@ struct ObjectDecoder {
     private mutating func remember(
         _ value: Plist, _ ref: Int, contentBytes: Int, at offset: Int
     ) throws(PlistError) -> Decoded {
-        guard contentBytes <= maxContentBytes else {
-            throw PlistError(.tooMuchContent(limit: maxContentBytes), at: offset)
-        }
-        return finish(Decoded(value: value, contentBytes: contentBytes), ref, isShared: slots[ref] == Self.shared)
+        var decoded = Decoded(value: value)
+        try budget.add(contentBytes: contentBytes, to: &decoded.weight, at: offset)
+        return finish(decoded, ref, isShared: slots[ref] == Self.shared)
     }
 
     /// Marks `ref` as a container being decoded, after checking the depth; returns whether it
     /// is shared.
     private mutating func enter(_ ref: Int, at offset: Int, depth: Int) throws(PlistError) -> Bool {
-        guard depth < maxDepth else { throw PlistError(.tooDeep(limit: maxDepth), at: offset) }
+        try budget.enter(depth: depth, at: offset)
         let isShared = slots[ref] == Self.shared
         slots[ref] = Self.inProgress
         return isShared
@@ -143,19 +136,8 @@ struct ObjectDecoder {
 
     /// Adds a child's weight, height and content to its container's, enforcing the limits.
     private func add(_ child: Decoded, to total: inout Decoded, at offset: Int) throws(PlistError) {
-        let (weight, overflow) = total.weight.addingReportingOverflow(child.weight)
-        guard !overflow, weight <= maxObjects else { throw PlistError(.tooManyObjects(limit: maxObjects), at: offset) }
-        try addContent(child.contentBytes, to: &total, at: offset)
-        total.weight = weight
+        try budget.add(child.weight, to: &total.weight, at: offset)
         total.height = max(total.height, child.height + 1)
-    }
-
-    private func addContent(_ contentBytes: Int, to total: inout Decoded, at offset: Int) throws(PlistError) {
-        let (sum, overflow) = total.contentBytes.addingReportingOverflow(contentBytes)
-        guard !overflow, sum <= maxContentBytes else {
-            throw PlistError(.tooMuchContent(limit: maxContentBytes), at: offset)
-        }
-        total.contentBytes = sum
     }
 
     /// Remembers a shared object; an object referenced once is not met again (invariant of
@@ -192,7 +174,7 @@ struct ObjectDecoder {
         let (count, start) = try trailer.length(bytes, marker, at: offset, unit: trailer.referenceSize)
         var total = Decoded(value: .bool(false), height: 1)
         var elements: [Plist] = []
-        elements.reserveCapacity(min(count, maxObjects))
+        elements.reserveCapacity(min(count, budget.maxObjects))
         var position = start
         for _ in 0..<count {
             let child = try object(bytes, try trailer.reference(bytes, at: position), depth: depth + 1)
@@ -211,9 +193,9 @@ struct ObjectDecoder {
         let (count, start) = try trailer.length(bytes, marker, at: offset, unit: 2 * trailer.referenceSize)
         var total = Decoded(value: .bool(false), height: 1)
         var keys: [String] = []
-        keys.reserveCapacity(min(count, maxObjects))
+        keys.reserveCapacity(min(count, budget.maxObjects))
         var values: [Plist] = []
-        values.reserveCapacity(min(count, maxObjects))
+        values.reserveCapacity(min(count, budget.maxObjects))
         dictionaryCount += 1
         // Values decoded below number their own dictionaries: remember this one's number.
         let dictionaryNumber = dictionaryCount
@@ -233,7 +215,7 @@ struct ObjectDecoder {
             guard case .string(let key) = decodedKey.value else {
                 preconditionFailure("a 0x5X or 0x6X object decodes to a string")
             }
-            try addContent(decodedKey.contentBytes, to: &total, at: offset)
+            try budget.add(contentBytes: decodedKey.weight.contentBytes, to: &total.weight, at: offset)
             let child = try object(bytes, try trailer.reference(bytes, at: valuePosition), depth: depth + 1)
             try add(child, to: &total, at: offset)
             if keyMarker >> 4 == 0x5 {

@@ -33,9 +33,8 @@ private struct JSONParser {
     let text: [UInt8]
     let start: Int
     let options: PlistReadOptions
+    var budget: ReadBudget
     var index: Int
-    var objects = 0
-    var contentBytes = 0
     var scratch: [UInt8] = []
     /// Set to find where a value begins.
     var locator: PathLocator<Int>?
@@ -44,6 +43,7 @@ private struct JSONParser {
     init(input: [UInt8], options: PlistReadOptions) throws(PlistError) {
         (text, start) = try UnicodeText.utf8Text(of: input)
         self.options = options
+        budget = ReadBudget(options)
         index = start
     }
 
@@ -76,17 +76,19 @@ private struct JSONParser {
         return "byte 0x" + (digits.count == 1 ? "0" + digits : digits)
     }
 
+    /// Counts a value of `added` bytes of string or data content.
     mutating func count(contentBytes added: Int, at offset: Int) throws(PlistError) {
-        objects += 1
-        guard objects <= options.maxObjects else { throw error(.tooManyObjects(limit: options.maxObjects), at: offset) }
-        try add(contentBytes: added, at: offset)
+        do throws(PlistError) { try budget.countValue(contentBytes: added, at: offset) } catch { throw located(error) }
     }
 
+    /// Counts a key's bytes (a key is no value of its own).
     mutating func add(contentBytes added: Int, at offset: Int) throws(PlistError) {
-        contentBytes += added
-        guard contentBytes <= options.maxContentBytes else {
-            throw error(.tooMuchContent(limit: options.maxContentBytes), at: offset)
-        }
+        do throws(PlistError) { try budget.count(contentBytes: added, at: offset) } catch { throw located(error) }
+    }
+
+    /// `error` (from the budget) with its line and column.
+    func located(_ error: PlistError) -> PlistError {
+        self.error(error.kind, at: error.byteOffset ?? 0)
     }
 
     mutating func skipSpace() {
@@ -120,7 +122,7 @@ private struct JSONParser {
 
     /// Checks the depth and counts the container that starts at `index`.
     mutating func enterContainer(depth: Int) throws(PlistError) {
-        guard depth < options.maxDepth else { throw error(.tooDeep(limit: options.maxDepth), at: index) }
+        do throws(PlistError) { try budget.enter(depth: depth, at: index) } catch { throw located(error) }
         try count(contentBytes: 0, at: index)
     }
 

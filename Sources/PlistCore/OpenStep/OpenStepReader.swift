@@ -67,12 +67,8 @@ private enum Byte {
 private struct OpenStepParser {
     let text: [UInt8]
     let start: Int
-    let maxDepth: Int
-    let maxObjects: Int
-    let maxContentBytes: Int
+    var budget: ReadBudget
     var index: Int
-    var objects = 0
-    var contentBytes = 0
     /// Reused buffer for the bytes of a quoted string.
     var scratch: [UInt8] = []
     /// Whether the document turned out to be a dictionary without braces.
@@ -84,9 +80,7 @@ private struct OpenStepParser {
     init(input: [UInt8], options: PlistReadOptions) throws(PlistError) {
         (text, start) = try UnicodeText.utf8Text(of: input)
         index = start
-        maxDepth = options.maxDepth
-        maxObjects = options.maxObjects
-        maxContentBytes = options.maxContentBytes
+        budget = ReadBudget(options)
     }
 
     // MARK: Errors
@@ -162,14 +156,14 @@ private struct OpenStepParser {
 
     // MARK: Limits
 
+    /// Counts a value of `added` bytes of string or data content.
     mutating func count(contentBytes added: Int, at offset: Int) throws(PlistError) {
-        objects += 1
-        guard objects <= maxObjects else { throw error(.tooManyObjects(limit: maxObjects), at: offset) }
-        let (sum, overflow) = contentBytes.addingReportingOverflow(added)
-        guard !overflow, sum <= maxContentBytes else {
-            throw error(.tooMuchContent(limit: maxContentBytes), at: offset)
-        }
-        contentBytes = sum
+        do throws(PlistError) { try budget.countValue(contentBytes: added, at: offset) } catch { throw located(error) }
+    }
+
+    /// `error` (from the budget) with its line and column.
+    func located(_ error: PlistError) -> PlistError {
+        self.error(error.kind, at: error.byteOffset ?? 0)
     }
 
     // MARK: White space and comments
@@ -221,8 +215,7 @@ private struct OpenStepParser {
         if case .string = value, text[index] == Byte.equals || text[index] == Byte.semicolon {
             // A `.strings` file: the whole text is the content of a dictionary.
             index = valueStart
-            objects = 0
-            contentBytes = 0
+            budget.restart()
             try count(contentBytes: 0, at: valueStart)
             isStringsFile = true
             return .dictionary(try dictionaryContent(depth: 1, opening: nil))
@@ -265,7 +258,7 @@ private struct OpenStepParser {
     }
 
     mutating func enter(depth: Int) throws(PlistError) {
-        guard depth < maxDepth else { throw error(.tooDeep(limit: maxDepth), at: index) }
+        do throws(PlistError) { try budget.enter(depth: depth, at: index) } catch { throw located(error) }
         try count(contentBytes: 0, at: index)
     }
 

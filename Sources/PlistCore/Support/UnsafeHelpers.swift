@@ -27,7 +27,7 @@ extension Data {
     }
 
     /// A copy of the bytes in `span`.
-    init(copying span: Span<UInt8>) {
+    package init(copying span: Span<UInt8>) {
         // SAFETY: the buffer is valid for the duration of the closure, and Data copies it.
         self = unsafe span.withUnsafeBufferPointer { buffer in unsafe Data(buffer: buffer) }
     }
@@ -115,13 +115,6 @@ struct StorageIdentity: Hashable {
     }
 }
 
-/// Appends the UTF-8 bytes of a literal: one copy, no `String` in between.
-@inline(__always)
-func appendBytes(of text: StaticString, to out: inout [UInt8]) {
-    // SAFETY: the buffer is the literal's static storage, read during the call only.
-    text.withUTF8Buffer { unsafe out.append(contentsOf: $0) }
-}
-
 extension OutputSpan<UInt8> {
     /// Appends `bytes` with one copy; the span must have room for them (else it traps).
     mutating func append(copying bytes: Span<UInt8>) {
@@ -150,8 +143,8 @@ extension OutputSpan<UInt8> {
 extension Span<UInt8> {
     /// The 8 bytes at `offset` as one little-endian word (the first byte lowest); they must be
     /// inside the span (else it traps).
-    @inline(__always)
-    func word(at offset: Int) -> UInt64 {
+    @inlinable
+    package func word(at offset: Int) -> UInt64 {
         // SAFETY: every bit pattern is a valid `UInt64`; `unsafeLoadUnaligned` checks the bounds.
         unsafe bytes.unsafeLoadUnaligned(fromByteOffset: offset, as: UInt64.self).littleEndian
     }

@@ -1,3 +1,5 @@
+package import PlistCore
+
 #if canImport(FoundationEssentials)
 package import FoundationEssentials
 #else
@@ -50,7 +52,7 @@ package enum XMLScanner {
         }
         return XMLTable(
             document: document, nodes: scan.nodes, children: scan.children, keyPrefixes: scan.keyPrefixes,
-            maxDepth: options.maxDepth)
+            budget: ReadBudget(options))
     }
 }
 
@@ -79,7 +81,7 @@ private struct XMLScan {
         var needsKeyCheck = false
     }
 
-    let options: PlistReadOptions
+    var budget: ReadBudget
     var nodes: [XMLTable.Node] = []
     var children: [Int32] = []
     var keyPrefixes: [UInt64] = []
@@ -89,10 +91,8 @@ private struct XMLScan {
     var current: Frame?
     var outer: [Frame] = []
     var position = 0
-    var objectCount = 0
-    var contentBytes = 0
 
-    init(options: PlistReadOptions) { self.options = options }
+    init(options: PlistReadOptions) { budget = ReadBudget(options) }
 
     // MARK: Document
 
@@ -300,7 +300,11 @@ private struct XMLScan {
         switch kind {
         case .dictionary, .array:
             try count(values: 1)
-            guard outer.count + (current == nil ? 0 : 1) < options.maxDepth else { throw Decline() }
+            do throws(PlistError) {
+                try budget.enter(depth: outer.count + (current == nil ? 0 : 1), at: position)
+            } catch {
+                throw Decline()
+            }
             nodes.append(XMLTable.Node(kind: kind, flags: 0, start: 0, end: 0))
             if let current { outer.append(current) }
             current = Frame(node: node, isDictionary: kind == .dictionary, firstPending: pending.count)
@@ -601,14 +605,12 @@ private struct XMLScan {
     }
 
     mutating func count(values: Int) throws(Decline) {
-        objectCount += values
-        guard objectCount <= options.maxObjects else { throw Decline() }
+        do throws(PlistError) { try budget.count(objects: values, at: position) } catch { throw Decline() }
     }
 
     /// Counts raw text: at least what the reader counts (references and base64 shrink it).
     mutating func count(content: Int) throws(Decline) {
-        contentBytes += content
-        guard contentBytes <= options.maxContentBytes else { throw Decline() }
+        do throws(PlistError) { try budget.count(contentBytes: content, at: position) } catch { throw Decline() }
     }
 }
 

@@ -1,14 +1,16 @@
+import PlistCore
+
 #if canImport(FoundationEssentials)
-package import FoundationEssentials
+import FoundationEssentials
 #else
-package import Foundation
+import Foundation
 #endif
 
 /// The text grammars of XML property-list leaves, as CoreFoundation reads them: shared by the
-/// libxml2 reader (PlistXML) and the XML scanner, so that both give the same values.
-package enum XMLScalars {
+/// libxml2 reader and the XML scanner, so that both give the same values.
+enum XMLScalars {
     /// `S* [+-]? S* (0x hex | decimal)`, in `Int64.min...UInt64.max` (leading white space only).
-    package static func integer(_ text: Span<UInt8>) throws(Rejection) -> PlistInteger {
+    static func integer(_ text: Span<UInt8>) throws(Rejection) -> PlistInteger {
         var index = 0
         skipWhitespace(text, &index)
         var negative = false
@@ -42,7 +44,7 @@ package enum XMLScalars {
 
     /// `nan`, `inf`, `infinity` with an optional sign (any case), or `S* [+-]? digits [. digits]
     /// [e [+-] digits]`.
-    package static func real(_ text: Span<UInt8>) throws(Rejection) -> Double {
+    static func real(_ text: Span<UInt8>) throws(Rejection) -> Double {
         let string = string(text)
         switch string.lowercased() {
         case "nan": return .nan
@@ -75,7 +77,7 @@ package enum XMLScalars {
     /// Exactly `YYYY-MM-DDTHH:MM:SSZ`, a real calendar date and time (UTC). The second may be
     /// 60, meaning the next minute: CoreFoundation's writer (and ours) writes `23:59:60` for a
     /// date a hair before a whole minute, where the seconds round up to 60.
-    package static func date(_ text: Span<UInt8>) throws(Rejection) -> Date {
+    static func date(_ text: Span<UInt8>) throws(Rejection) -> Date {
         guard text.count == 20 else { throw Rejection(.invalidValue(element: "date", text: string(text))) }
         for index in 0..<20 {
             let byte = text[index]
@@ -102,7 +104,7 @@ package enum XMLScalars {
     /// Base64 read leniently, as CoreFoundation does: characters outside the alphabet are
     /// skipped, decoding stops at the first `=`, and a final incomplete group gives the whole
     /// bytes it holds.
-    package static func base64(_ text: Span<UInt8>) -> Data {
+    static func base64(_ text: Span<UInt8>) -> Data {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(text.count / 4 * 3)
         var accumulator: UInt32 = 0
@@ -180,13 +182,13 @@ package enum XMLScalars {
 }
 
 /// Why a reader refused its input; the reader adds where it happened.
-package struct Rejection: Error {
-    package var kind: PlistError.Kind
+struct Rejection: Error {
+    var kind: PlistError.Kind
 
-    package init(_ kind: PlistError.Kind) { self.kind = kind }
+    init(_ kind: PlistError.Kind) { self.kind = kind }
 }
 
 /// XML's white space: space, tab, carriage return, line feed.
-package func isXMLWhitespace(_ byte: UInt8) -> Bool {
+func isXMLWhitespace(_ byte: UInt8) -> Bool {
     byte == 0x20 || byte == 0x09 || byte == 0x0D || byte == 0x0A
 }

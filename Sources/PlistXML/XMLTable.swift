@@ -1,4 +1,6 @@
 import OrderedCollections
+package import PlistCore
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -79,16 +81,17 @@ package final class XMLTable: IndexedPlist {
     /// reads little memory and, for keys of at most 15 bytes, not the document: the key's
     /// `prefix` and `secondWord`.
     private let keyPrefixes: [UInt64]
-    private let maxDepth: Int
+    /// Its limits: containers are entered at most `maxDepth` deep.
+    private let budget: ReadBudget
     /// What `prefetch` read, kept so that its reads are not optimized away.
     private var touched: UInt8 = 0
 
-    init(document: Data, nodes: [Node], children: [Int32], keyPrefixes: [UInt64], maxDepth: Int) {
+    init(document: Data, nodes: [Node], children: [Int32], keyPrefixes: [UInt64], budget: ReadBudget) {
         self.document = document
         self.nodes = nodes
         self.children = children
         self.keyPrefixes = keyPrefixes
-        self.maxDepth = maxDepth
+        self.budget = budget
     }
 
     package var top: Int { 0 }
@@ -160,7 +163,7 @@ package final class XMLTable: IndexedPlist {
     }
 
     package func dictionary(_ node: Int, depth: Int) throws(PlistError) -> IndexedDictionary {
-        guard depth < maxDepth else { throw PlistError(.tooDeep(limit: maxDepth), at: 0) }
+        try budget.enter(depth: depth, at: 0)
         let entry = nodes[node]
         let entries = IndexedEntries(node: node, count: entry.count, base: Int(entry.start))
         prefetch(entries, keyWords: Int(entry.end >> 32))
@@ -191,7 +194,7 @@ package final class XMLTable: IndexedPlist {
     }
 
     package func array(_ node: Int, depth: Int) throws(PlistError) -> IndexedElements {
-        guard depth < maxDepth else { throw PlistError(.tooDeep(limit: maxDepth), at: 0) }
+        try budget.enter(depth: depth, at: 0)
         let entry = nodes[node]
         return IndexedElements(count: entry.count, base: Int(entry.start))
     }

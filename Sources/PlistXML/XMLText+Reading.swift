@@ -1,6 +1,8 @@
+package import PlistCore
+
 /// Character data of XML documents as XML 1.0 defines it: the references the scanner accepts
 /// (the five predefined entities and numeric character references) and line-end handling.
-package enum XMLText {
+extension XMLText {
     /// How many of eight bytes (the first in the low byte of `word`) are, from the first, ASCII
     /// text that needs no look: not below space (tab and line feed included, for simplicity),
     /// not `<`, `&` or `]`. 8 when all are.
@@ -11,18 +13,6 @@ package enum XMLText {
         // the lowest flag is exact.
         return ((word & highBits) | below | special).trailingZeroBitCount / 8
     }
-
-    /// The high bit of each byte of `word` (eight bytes, the first lowest) equal to `byte`:
-    /// zero exactly when none is, and the lowest bit set is exact (a byte above an equal one
-    /// can be flagged wrongly, through a borrow).
-    @inline(__always)
-    package static func bytes(equalTo byte: UInt8, in word: UInt64) -> UInt64 {
-        let zeroWhereEqual = word ^ UInt64(byte) &* ones
-        return (zeroWhereEqual &- ones) & ~zeroWhereEqual & highBits
-    }
-
-    private static var ones: UInt64 { 0x0101_0101_0101_0101 }
-    private static var highBits: UInt64 { 0x8080_8080_8080_8080 }
 
     /// The character the reference starting with the `&` at `index` stands for, and where the
     /// reference ends; `nil` for anything else (an unknown entity, a malformed reference, a
