@@ -65,8 +65,7 @@ public final class PlistEncoder {
     /// The value as the bytes of a property list in `outputFormat`.
     /// - Throws: `EncodingError.invalidValue`, as `encode(_:)`.
     public func encodeToBytes<T: Encodable>(_ value: T) throws -> [UInt8] {
-        let flat = try PlistValueEncoder.encode(
-            value, options: options, xmlOptions: outputFormat == .xml ? writeOptions : nil)
+        let flat = try encodeToFlat(value)
         do {
             switch outputFormat {
             case .binary: return try flat.binaryBytes(options: writeOptions)
