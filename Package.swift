@@ -60,7 +60,12 @@ let package = Package(
         ),
         .testTarget(
             name: "PlistXMLTests", dependencies: ["PlistCore", "PlistXML", "TestSupport"], swiftSettings: settings),
-        .testTarget(name: "PlistKitTests", dependencies: ["PlistKit", "TestSupport"], swiftSettings: settings),
+        // Encodes a large model in a process of its own, for `ThreadTests` to count its threads.
+        .executableTarget(
+            name: "plist-thread-probe", dependencies: ["PlistKit"], path: "Tests/ThreadProbe", swiftSettings: settings),
+        .testTarget(
+            name: "PlistKitTests", dependencies: ["PlistKit", "TestSupport", "plist-thread-probe"],
+            swiftSettings: settings),
         .testTarget(
             name: "plistconvTests",
             dependencies: [
