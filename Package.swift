@@ -74,10 +74,14 @@ let package = Package(
                 "PlistCore", "PlistXML", "TestSupport", .product(name: "OrderedCollections", package: "swift-collections"),
             ],
             swiftSettings: settings),
+        // Encodes a large model in a process of its own, for `ThreadTests` to count its threads.
+        .executableTarget(
+            name: "plist-thread-probe", dependencies: ["PlistKit"], path: "Tests/ThreadProbe", swiftSettings: settings),
         .testTarget(
             name: "PlistKitTests",
             dependencies: [
-                "PlistKit", "TestSupport", .product(name: "OrderedCollections", package: "swift-collections"),
+                "PlistKit", "TestSupport", "plist-thread-probe",
+                .product(name: "OrderedCollections", package: "swift-collections"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ],
             swiftSettings: settings),

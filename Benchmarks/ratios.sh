@@ -59,11 +59,13 @@ ratios = {}
 keys = sorted({key[1:4] for key in p50 if key[0] == "PlistCore" and key[4] == "wallClock"}, key=lambda k: (k[2], k[1], k[0]))
 for operation, format, file in keys:
     ours = p50["PlistCore", operation, format, file, "wallClock"]
-    theirs = p50.get(("Foundation", operation, format, file, "wallClock"))
+    # A variant of PlistCore's (`codable_xml_parallel`) is set against Foundation's `codable_xml`.
+    theirs_format = format.removesuffix("_parallel")
+    theirs = p50.get(("Foundation", operation, theirs_format, file, "wallClock"))
     bytes_ = size(format, file)
     throughput = f"{bytes_ / (ours / 1e9) / 1e6:.0f}" if bytes_ else "–"
     mem = f"{count(p50.get(('PlistCore', operation, format, file, 'mallocCountTotal')))} / " \
-          f"{count(p50.get(('Foundation', operation, format, file, 'mallocCountTotal')))}"
+          f"{count(p50.get(('Foundation', operation, theirs_format, file, 'mallocCountTotal')))}"
     ratio = f"{theirs / ours:.2f}" if theirs else "–"
     if theirs:
         ratios[operation, format, file] = theirs / ours

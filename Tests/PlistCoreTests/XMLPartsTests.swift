@@ -5,8 +5,8 @@ import Testing
 
 @testable import PlistCore
 
-/// A large `FlatPlist` written as XML by several threads (`XMLParts`): the bytes and the errors
-/// are those of one thread.
+/// A large `FlatPlist` written as XML by several threads (`XMLParts`, when
+/// `PlistWriteOptions.parallelism` allows them): the bytes and the errors are those of one thread.
 @Suite struct XMLPartsTests {
     /// A library like iTunes': a few keys, a dictionary of `tracks` tracks (most of the nodes)
     /// and playlists of them; the track with ID `nestedID` also holds `nested`.
@@ -41,6 +41,27 @@ import Testing
         let flat = try #require(FlatPlist(value))
         #expect(try flat.xmlBytes(options: .init(), threads: threads) == value.xmlBytes())
         #expect(try flat.xmlBytes(options: Self.unsorted, threads: threads) == value.xmlBytes(options: Self.unsorted))
+    }
+
+    /// Threads write only when `parallelism` allows more than one, and the value is large
+    /// enough (32,768 nodes a thread); the bytes are the same with any `parallelism`.
+    @Test func parallelismChoosesTheThreads() throws {
+        let processors = ProcessInfo.processInfo.activeProcessorCount
+        #expect(XMLParts.threads(forNodes: 1 << 20, atMost: 1) == 1)
+        #expect(XMLParts.threads(forNodes: 30_000, atMost: 8) == 1)
+        #expect(XMLParts.threads(forNodes: 1 << 20, atMost: 2) == min(2, processors))
+        #expect(XMLParts.threads(forNodes: 1 << 20, atMost: 64) == min(32, processors))
+
+        let value = Self.library(tracks: 8_000)
+        let flat = try #require(FlatPlist(value))
+        #expect(flat.nodes.count >= 2 << 15)
+        let expected = try value.xmlBytes()
+        #expect(try flat.xmlBytes(options: .init()) == expected)
+        for parallelism in [0, 2, 8] {
+            #expect(try flat.xmlBytes(options: PlistWriteOptions(parallelism: parallelism)) == expected)
+        }
+        let unsorted = PlistWriteOptions(sortsKeys: false, parallelism: 2)
+        #expect(try flat.xmlBytes(options: unsorted) == value.xmlBytes(options: Self.unsorted))
     }
 
     /// The entries shared are those of the container holding most of the nodes, however deep.

@@ -162,14 +162,16 @@ private struct KeepsAList: Encodable {
         try check(7)
     }
 
-    /// A large value encoded as XML has its values written ahead on another thread where there
-    /// is one (`XMLPrewriting`; `XMLPrewritingTests` covers it on any machine): the bytes are
-    /// still the tree's, also when a value is changed after its end, through a container kept.
-    @Test func xmlWrittenAheadIsTheTreesXML() throws {
+    /// A large value encoded as XML gives the tree's bytes, also when a value is changed after
+    /// its end through a container kept, and also when several threads may write it
+    /// (`PlistWriteOptions.parallelism`; about 90,000 values, enough for two).
+    @Test(arguments: [1, 4])
+    func largeXMLIsTheTreesXML(parallelism: Int) throws {
         let encoder = PlistEncoder()
         encoder.outputFormat = .xml
+        encoder.writeOptions.parallelism = parallelism
         var people: [String: Person] = [:]
-        for index in 0..<1_500 {
+        for index in 0..<3_000 {
             var person = samplePerson
             person.age = index
             person.name = "P\(index) <&>"

@@ -6,29 +6,17 @@ extension FlatPlist {
     /// UID, which Codable values never hold.
     package init?(_ value: Plist) {
         self.init()
-        guard (try? add(value, to: -1, key: .none, depth: 0)) != nil else { return nil }
+        guard (try? add(value, to: -1, key: .none)) != nil else { return nil }
     }
 
-    /// `value` as a `FlatPlist` whose values are written ahead as XML with `options` as the
-    /// Codable encoder has them written (`XMLPrewriting`), within `limits`.
-    package init?(_ value: Plist, prewritingXML options: PlistWriteOptions, limits: XMLPrewriting.Limits) {
-        self.init()
-        prewriteXML(options: options, limits: limits)
-        guard (try? add(value, to: -1, key: .none, depth: 0)) != nil else { return nil }
-        prewritingEnded()
-    }
-
-    private mutating func add(_ value: Plist, to parent: Int32, key: FlatPlist.Key, depth: Int) throws {
-        let bytesFrom = bytes.count
+    private mutating func add(_ value: Plist, to parent: Int32, key: FlatPlist.Key) throws {
         switch value {
         case .array(let elements):
             let node = addContainer(.array, to: parent, key: key)
-            for element in elements { try add(element, to: node, key: .none, depth: depth + 1) }
-            valueEnded(node, depth: depth, bytesFrom: bytesFrom)
+            for element in elements { try add(element, to: node, key: .none) }
         case .dictionary(let entries):
             let node = addContainer(.dictionary, to: parent, key: key)
-            for (entryKey, entry) in entries { try add(entry, to: node, key: .name(entryKey), depth: depth + 1) }
-            valueEnded(node, depth: depth, bytesFrom: bytesFrom)
+            for (entryKey, entry) in entries { try add(entry, to: node, key: .name(entryKey)) }
         case .string(let string): try add(FlatPlist.Scalar.string(string), to: parent, key: key)
         case .integer(let integer):
             try add(integer.int64.map(FlatPlist.Scalar.signed) ?? .unsigned(integer.uint64!), to: parent, key: key)

@@ -57,7 +57,8 @@ let benchmarks: @Sendable () -> Void = {
 
 /// Codable decoding and encoding of `Model` (matching the file's shape), binary and XML:
 /// `<library>/read-codable/<file>` decodes the bytes Foundation's `PropertyListEncoder` wrote,
-/// `<library>/write-codable/<file>` encodes the model; `codable_xml` the same in XML.
+/// `<library>/write-codable/<file>` encodes the model; `codable_xml` the same in XML
+/// (`codable_xml_parallel`: PlistCore's, by several threads).
 func codableBenchmarks<Model: Codable & Sendable>(_: Model.Type, file: InputFile, mode: RunMode) {
     let configuration = mode.configuration(for: file)
     for (name, format) in [("codable", PropertyListSerialization.PropertyListFormat.binary), ("codable_xml", .xml)] {
@@ -107,6 +108,23 @@ func codableBenchmarks<Model: Codable & Sendable>(_: Model.Type, file: InputFile
             }
         } setup: {
             try model()
+        }
+
+        // XML written by up to 8 threads (`PlistWriteOptions.parallelism`; the default is one),
+        // as `<library>/write-codable_xml_parallel/<file>`: ratios.sh sets it against
+        // Foundation's `write-codable_xml`.
+        if ourFormat == .xml {
+            Benchmark("PlistCore/write-\(name)_parallel/\(file.rawValue)", configuration: configuration) {
+                benchmark, model in
+                let encoder = PlistEncoder()
+                encoder.outputFormat = ourFormat
+                encoder.writeOptions.parallelism = 8
+                for _ in benchmark.scaledIterations {
+                    blackHole(try encoder.encode(model))
+                }
+            } setup: {
+                try model()
+            }
         }
     }
 }

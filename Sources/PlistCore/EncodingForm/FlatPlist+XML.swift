@@ -1,17 +1,16 @@
 extension FlatPlist {
     /// The value at node 0 as an XML property list: the same bytes `XMLWriter` writes for
-    /// `plist(at: 0)`. A large value is written by several threads (`XMLParts`).
+    /// `plist(at: 0)`. Written on the calling thread, unless `options.parallelism` allows more
+    /// threads and the value is large enough for them to help (`XMLParts`).
     /// - Throws: `.tooDeep` past `options.maxDepth`, `.outputTooLarge` past `options.maxOutputBytes`.
     package func xmlBytes(options: PlistWriteOptions) throws(PlistError) -> [UInt8] {
-        try xmlBytes(options: options, threads: XMLParts.threads(forNodes: nodes.count))
+        let threads = options.parallelism > 1 ? XMLParts.threads(forNodes: nodes.count, atMost: options.parallelism) : 1
+        return try xmlBytes(options: options, threads: threads)
     }
 
     /// `xmlBytes(options:)` written by up to `threads` threads.
     package func xmlBytes(options: PlistWriteOptions, threads: Int) throws(PlistError) -> [UInt8] {
-        let prewritten = prewriting?.written(nodeCount: nodes.count, options: options)
-        var writer = FlatXMLWriter(
-            flat: self, sortsKeys: options.sortsKeys, sortedKeys: prewritten?.sortedKeys(completing: keys.names))
-        writer.prewritten = prewritten
+        var writer = FlatXMLWriter(flat: self, sortsKeys: options.sortsKeys)
         if threads > 1, let parts = writer.parts(maxDepth: options.maxDepth),
             let bytes = parts.write(with: writer, threads: threads, options: options, capacity: xmlCapacity)
         {
@@ -71,15 +70,12 @@ struct FlatXMLWriter {
     var parts: XMLParts?
     /// Where the other threads' chunks go in the text, once written up to there.
     var partsOffset = -1
-    /// The text of values written ahead (`XMLPrewriting`), copied in place of writing them.
-    var prewritten: PrewrittenValues?
 
-    /// A writer of `flat`, its keys in CoreFoundation's order when `sortsKeys` (`sortedKeys` when
-    /// given: that order, made ahead).
-    init(flat: FlatPlist, sortsKeys: Bool, sortedKeys: [Int]? = nil) {
+    /// A writer of `flat`, its keys in CoreFoundation's order when `sortsKeys`.
+    init(flat: FlatPlist, sortsKeys: Bool) {
         self.flat = flat
         let names = flat.keys.names
-        let order = sortsKeys ? sortedKeys ?? KeyOrder.sortedIndices(names) : nil
+        let order = sortsKeys ? KeyOrder.sortedIndices(names) : nil
         var keyLines: [UInt8] = []
         var keyLineRanges = [Range<Int>](repeating: 0..<0, count: names.count)
         for key in order ?? Array(names.indices) {
@@ -104,11 +100,6 @@ struct FlatXMLWriter {
         case .date: try text.date(secondsSinceReference: Double(bitPattern: value.payload), depth: depth)
         case .data: try text.data(flat.bytes.span.extracting(flat.range(of: value)), depth: depth)
         case .array, .dictionary:
-            if let prewritten, let written = prewritten.value(at: node, depth: depth),
-                text.append(written: prewritten.texts[written.batch], written.text)
-            {
-                return
-            }
             let name: StaticString = value.kind == .array ? "array" : "dict"
             guard try text.open(name, isEmpty: value.count == 0, depth: depth) else { return }
             if let parts, parts.container == node {
@@ -175,7 +166,7 @@ struct FlatXMLWriter {
             appendPlaces(places.high, from: 64, ranking)
             return start
         }
-        for child in children(of: node) { entries.stack.append((flat.nodes[Int(child)].key, child)) }
+        for child in flat.children(of: node) { entries.stack.append((flat.nodes[Int(child)].key, child)) }
         // A key added again has a later node, so it sorts after the first and is kept.
         let ranks = ranking.ranks
         entries.stack[start...].sort { (ranks[Int($0.key)], $0.value) < (ranks[Int($1.key)], $1.value) }
@@ -187,35 +178,6 @@ struct FlatXMLWriter {
         }
         entries.stack.removeSubrange(kept...)
         return start
-    }
-
-    /// The children of container `node` in order, as `flat.children(of:)` gives them, but
-    /// read faster where they were written ahead: following each child's link to the next is
-    /// a cache miss after another (much of the setup for a container of many entries), so
-    /// after a child written ahead the values written after it are taken to be the next
-    /// children, and each link is checked with reads that do not wait for each other; the
-    /// first that does not hold goes back to following the links.
-    func children(of node: Int32) -> [Int32] {
-        let container = flat.nodes[Int(node)]
-        let count = Int(container.count)
-        var children: [Int32] = []
-        children.reserveCapacity(count)
-        var child = Int32(truncatingIfNeeded: container.payload)
-        while children.count < count {
-            children.append(child)
-            guard let prewritten, var index = prewritten.index(of: child) else {
-                child = flat.nodes[Int(child)].next
-                continue
-            }
-            while children.count < count, index + 1 < prewritten.values.count,
-                flat.nodes[Int(prewritten.values[index].root)].next == prewritten.values[index + 1].root
-            {
-                index += 1
-                children.append(prewritten.values[index].root)
-            }
-            child = flat.nodes[Int(prewritten.values[index].root)].next
-        }
-        return children
     }
 
     /// Appends the entry in `slots` of each place `offset + n` whose bit `n` of `bits` is set,

@@ -17,13 +17,11 @@ package import Foundation
 /// dictionary keeps its first place and takes the last value, as in `Plist`'s dictionaries; the
 /// readers of this storage (the writers and `plist(at:)`) resolve that.
 package struct FlatPlist {
-    package enum Kind: UInt8, BitwiseCopyable, Sendable {
+    package enum Kind: UInt8, BitwiseCopyable {
         case dictionary, array, string, signed, unsigned, real, bool, date, data
-
-        package var isContainer: Bool { self == .dictionary || self == .array }
     }
 
-    package struct Node: BitwiseCopyable, Sendable {
+    package struct Node: BitwiseCopyable {
         package var kind: Kind
         /// The number of the entry's key (in `keys`), for a dictionary's child; -1 otherwise.
         package var key: Int32
@@ -53,58 +51,11 @@ package struct FlatPlist {
     /// The bytes of every string (UTF-8) and data.
     package private(set) var bytes: [UInt8] = []
     package private(set) var keys = FlatKeys()
-    /// The XML of values written ahead, on another thread (`prewriteXML`); `nil` when not.
-    package private(set) var prewriting: XMLPrewriting?
-    /// The nodes below this that are in values written ahead are marked in `prewriting`: a
-    /// change to one of them (through a container kept past its value's end) makes the text
-    /// written ahead unusable. 0 when nothing is written ahead.
-    private var prewrittenEnd: Int32 = 0
 
     /// The most bytes one string or data may have.
     package static let maxLength = Int(UInt32.max)
 
     package init() {}
-
-    /// A `FlatPlist` of the nodes, bytes and keys given as they are: those of values written
-    /// ahead, after `XMLPrewriter` checked and renumbered them.
-    init(nodes: [Node], bytes: [UInt8], keyNames: [String]) {
-        self.nodes = nodes
-        self.bytes = bytes
-        for name in keyNames { _ = keys.number(of: name) }
-    }
-
-    /// Starts writing the XML of values ahead, with `options`, while the rest is added: each
-    /// value `valueEnded` is told about, once there are enough nodes (see `XMLPrewriting`).
-    package mutating func prewriteXML(options: PlistWriteOptions, limits: XMLPrewriting.Limits = .standard) {
-        prewriting = XMLPrewriting(options: options, limits: limits)
-    }
-
-    /// Tells the XML writing ahead that the value at `node`, whose strings and data were added
-    /// from `bytesFrom` in `bytes`, at `depth` containers from the top, holds no more than it
-    /// does now: it is written ahead when it is large enough and nothing in it was.
-    package mutating func valueEnded(_ node: Int32, depth: Int, bytesFrom: Int) {
-        guard prewriting != nil, node >= prewrittenEnd, nodes[Int(node)].kind.isContainer else { return }
-        let end = nodes.count
-        let taken = prewriting!.take(
-            node, depth: depth, nodes: nodes[Int(node)...], bytes: bytes[bytesFrom...], keys: keys.names)
-        if taken { prewrittenEnd = Int32(end) }
-    }
-
-    /// Tells the XML writing ahead that the plist is complete: the last batch goes to the other
-    /// thread (`xmlBytes` takes what it has written by then, without waiting).
-    package mutating func prewritingEnded() { prewriting?.finish(keys: keys.names) }
-
-    /// Stops the writing ahead: the value will not be written as XML.
-    package mutating func stopPrewriting() {
-        prewriting?.stop()
-        prewriting = nil
-        prewrittenEnd = 0
-    }
-
-    /// Notes that `node` changes: text written ahead that holds it becomes unusable.
-    private mutating func changing(_ node: Int32) {
-        if node < prewrittenEnd { prewriting!.changing(node) }
-    }
 
     /// Adds a scalar as the last child of `parent` (-1 for the top value), under the key `key`
     /// when `parent` is a dictionary; returns its node.
@@ -146,7 +97,6 @@ package struct FlatPlist {
     /// - Throws: `.outputTooLarge` as `add`.
     package mutating func set(_ node: Int32, to scalar: Scalar) throws(PlistError) {
         let made = try make(scalar)
-        changing(node)
         nodes[Int(node)].kind = made.kind
         nodes[Int(node)].count = made.count
         nodes[Int(node)].payload = made.payload
@@ -156,7 +106,6 @@ package struct FlatPlist {
     /// (then it keeps its children).
     package mutating func setContainer(_ node: Int32, to kind: Kind) {
         guard nodes[Int(node)].kind != kind else { return }
-        changing(node)
         nodes[Int(node)].kind = kind
         nodes[Int(node)].count = 0
         nodes[Int(node)].payload = 0
@@ -218,7 +167,6 @@ package struct FlatPlist {
             guard container.kind == .dictionary else { return }
             nodes[Int(node)].key = number
         }
-        changing(parent)
         if container.count == 0 {
             nodes[Int(parent)].payload = UInt64(UInt32(node)) | UInt64(UInt32(node)) << 32
         } else {

@@ -30,10 +30,12 @@ struct XMLParts {
     /// The chunks not taken yet: `front..<back`.
     private let claims: Claims
 
-    /// How many threads write a document of `nodes` nodes: one per processor, and at most one
-    /// per 32,768 nodes (about 1.5 MB of XML, a few milliseconds of writing), up to 8.
-    static func threads(forNodes nodes: Int) -> Int { min(processors, nodes >> 15, 8) }
+    /// How many threads write a document of `nodes` nodes when up to `limit` may: one per
+    /// processor, and at most one per 32,768 nodes (about 1.5 MB of XML, a few milliseconds of
+    /// writing), so that a smaller document is written on the calling thread alone.
+    static func threads(forNodes nodes: Int, atMost limit: Int) -> Int { max(1, min(limit, processors, nodes >> 15)) }
 
+    /// Asked once, and only when more threads are allowed: asking the system takes about 18 µs.
     private static let processors = ProcessInfo.processInfo.activeProcessorCount
 
     /// How many chunks the entries are cut into, at most: small enough that a thread waits
@@ -162,14 +164,13 @@ extension FlatXMLWriter {
         for depth in 0..<maxDepth {
             let kind = flat.nodes[Int(node)].kind
             guard kind == .array || kind == .dictionary, flat.nodes[Int(node)].count > 1 else { return nil }
-            let children = children(of: node)
-            if let heavy = children.first(where: { size(of: $0, end: end) > total / 2 }) {
+            if let heavy = flat.children(of: node).first(where: { size(of: $0, end: end) > total / 2 }) {
                 end = Int(heavy) + size(of: heavy, end: end)
                 node = heavy
                 continue
             }
             guard kind == .dictionary else {
-                return XMLParts(container: node, depth: depth, entries: children.map { (-1, $0) })
+                return XMLParts(container: node, depth: depth, entries: flat.children(of: node).map { (-1, $0) })
             }
             let start = pushEntries(of: node)
             defer { entries.stack.removeSubrange(start...) }

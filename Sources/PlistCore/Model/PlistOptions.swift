@@ -46,11 +46,19 @@ public struct PlistWriteOptions: Hashable, Sendable {
     /// the sharing and is not limited. The default, 256 MiB, is seven times the largest real XML
     /// property list we know of (a 37.5 MB iTunes library).
     public var maxOutputBytes: Int
+    /// XML written by `PlistEncoder`: how many threads may write one document. 1 (the default)
+    /// writes it on the calling thread, and no thread is started. With more, a large document
+    /// (tens of thousands of values or more) is shared out to up to that many threads, no more
+    /// than there are processors, and comes out sooner when processors are idle; the threads
+    /// use more processor time in all, and their parts more memory, than one thread would. The
+    /// bytes are the same either way. Small documents and the other formats always use one thread.
+    public var parallelism: Int
 
-    /// Options with the given limits, key order, and OpenStep and JSON forms.
+    /// Options with the given limits, key order, OpenStep and JSON forms, and threads.
     public init(
         maxDepth: Int = 512, sortsKeys: Bool = true, openStepValues: OpenStepValues = .strict,
-        jsonValues: JSONValues = .typed, indentsJSON: Bool = false, maxOutputBytes: Int = 1 << 28
+        jsonValues: JSONValues = .typed, indentsJSON: Bool = false, maxOutputBytes: Int = 1 << 28,
+        parallelism: Int = 1
     ) {
         self.maxDepth = maxDepth
         self.sortsKeys = sortsKeys
@@ -58,6 +66,7 @@ public struct PlistWriteOptions: Hashable, Sendable {
         self.jsonValues = jsonValues
         self.indentsJSON = indentsJSON
         self.maxOutputBytes = maxOutputBytes
+        self.parallelism = parallelism
     }
 }
 

@@ -31,27 +31,6 @@ enum KeyOrder {
         return items.map(\.index)
     }
 
-    /// `sorted`, the positions of the keys before `added` in CoreFoundation's order, with the
-    /// keys at `added` put in their places; `words` holds each key's `orderWord`. A few keys are
-    /// added to a long order in one pass over it.
-    static func merging(_ sorted: [Int], _ added: Range<Int>, of keys: [String], words: [UInt64]) -> [Int] {
-        func precedes(_ a: Int, _ b: Int) -> Bool {
-            words[a] != words[b] ? words[a] < words[b] : precedesInUTF16(keys[a], keys[b])
-        }
-        var merged: [Int] = []
-        merged.reserveCapacity(sorted.count + added.count)
-        var rest = sorted[...]
-        for key in added.sorted(by: precedes) {
-            while let first = rest.first, precedes(first, key) {
-                merged.append(first)
-                rest.removeFirst()
-            }
-            merged.append(key)
-        }
-        merged.append(contentsOf: rest)
-        return merged
-    }
-
     /// The first 8 bytes of `key`'s UTF-8 as a big-endian word, each byte mapped as
     /// `precedesInUTF16` maps it, missing bytes 0: of two keys, the one with the smaller word
     /// comes first; equal words say nothing (`"a"` and `"a\0"`).

@@ -111,18 +111,6 @@ struct XMLOutput {
         out.append(contentsOf: rest)
     }
 
-    /// Drops what was written after the first `count` bytes.
-    mutating func truncate(to count: Int) { out.removeSubrange(count...) }
-
-    /// Appends `text[range]`, text written as this writes it, and returns true; or returns false,
-    /// appending nothing, when it would take the text past the limit.
-    mutating func append(written text: [UInt8], _ range: Range<Int>) -> Bool {
-        guard range.count <= maxOutputBytes - out.count else { return false }
-        out.reserveLarge(adding: range.count)
-        out.append(contentsOf: text[range])
-        return true
-    }
-
     /// Ends the document and returns it. (Not `consuming`: that made `out` a second reference
     /// to the buffer, so the append copied the whole document.)
     mutating func finish() -> [UInt8] {

@@ -100,8 +100,7 @@ public final class PlistEncoder: Sendable {
         let settings = settings.withLock { $0 }
         let format = settings.outputFormat
         let writeOptions = settings.writeOptions
-        let flat = try PlistValueEncoder.encode(
-            value, options: settings.encodingOptions, xmlOptions: format == .xml ? writeOptions : nil)
+        let flat = try PlistValueEncoder.encode(value, options: settings.encodingOptions)
         do {
             switch format {
             case .binary: return try flat.binaryBytes(options: writeOptions)
@@ -128,10 +127,6 @@ public final class PlistEncoder: Sendable {
     /// The value as a `Plist` tree.
     /// - Throws: `EncodingError.invalidValue` with the coding path of a value that cannot be encoded.
     public func encodeToPlist<T: Encodable>(_ value: T) throws -> Plist {
-        try encodeToFlat(value).plist(at: 0)
-    }
-
-    private func encodeToFlat<T: Encodable>(_ value: T) throws -> FlatPlist {
-        try PlistValueEncoder.encode(value, options: settings.withLock { $0.encodingOptions })
+        try PlistValueEncoder.encode(value, options: settings.withLock { $0.encodingOptions }).plist(at: 0)
     }
 }

@@ -17,24 +17,6 @@ final class EncodingState {
 
     init(options: PlistValueEncoder.Options) { self.options = options }
 
-    /// Starts writing the XML of large values ahead, on another thread, with `options`.
-    func prewriteXML(options: PlistWriteOptions) { unsafe flat.prewriteXML(options: options) }
-
-    /// How many bytes the strings and data added so far take.
-    var byteCount: Int { unsafe flat.bytes.count }
-
-    /// `FlatPlist.valueEnded`, for the value `encoder` encoded, whose strings and data start at
-    /// `bytesFrom`.
-    func valueEnded(_ encoder: PlistValueEncoder, bytesFrom: Int) {
-        unsafe flat.valueEnded(encoder.node, depth: encoder.depth, bytesFrom: bytesFrom)
-    }
-
-    /// `FlatPlist.prewritingEnded`.
-    func prewritingEnded() { unsafe flat.prewritingEnded() }
-
-    /// `FlatPlist.stopPrewriting`.
-    func stopPrewriting() { unsafe flat.stopPrewriting() }
-
     /// The property list built.
     var result: FlatPlist { unsafe flat }
 
@@ -126,41 +108,20 @@ final class PlistValueEncoder: Encoder {
     /// The encoder of the value this one is in, and this value's key or index there; `nil` at the top.
     let parent: PlistValueEncoder?
     let key: PlistCodingKey?
-    /// How many containers the value is in.
-    let depth: Int
 
     init(state: EncodingState, node: Int32, parent: PlistValueEncoder?, key: PlistCodingKey?) {
         self.state = state
         self.node = node
         self.parent = parent
         self.key = key
-        depth = parent.map { $0.depth + 1 } ?? 0
     }
 
-    /// Encodes `value` as the top value (node 0) of a new `FlatPlist`; with `xmlOptions`, one
-    /// to be written as XML with those options, whose large values are written ahead on
-    /// another thread where that helps (`XMLPrewriting`).
-    static func encode<T: Encodable>(_ value: T, options: Options, xmlOptions: PlistWriteOptions? = nil) throws
-        -> FlatPlist
-    {
+    /// Encodes `value` as the top value (node 0) of a new `FlatPlist`.
+    static func encode<T: Encodable>(_ value: T, options: Options) throws -> FlatPlist {
         let state = EncodingState(options: options)
-        if let xmlOptions, XMLPrewriting.helps { state.prewriteXML(options: xmlOptions) }
         let top = state.addContainer(.dictionary, to: -1, key: .none)
-        do {
-            try PlistValueEncoder(state: state, node: top, parent: nil, key: nil).encode(value)
-        } catch {
-            state.stopPrewriting()
-            throw error
-        }
-        state.prewritingEnded()
+        try PlistValueEncoder(state: state, node: top, parent: nil, key: nil).encode(value)
         return state.result
-    }
-
-    /// Encodes `value` into the new child `child` of this value, and tells the state it ended.
-    func encode<T: Encodable>(_ value: T, into child: PlistValueEncoder) throws {
-        let bytesFrom = state.byteCount
-        try child.encode(value)
-        state.valueEnded(child, bytesFrom: bytesFrom)
     }
 
     var codingPath: [any CodingKey] {
@@ -317,7 +278,7 @@ private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
         } else if T.self == Data.self {
             try put(.data(value as! Data), key)
         } else {
-            try encoder.encode(value, into: add(.dictionary, key))
+            try add(.dictionary, key).encode(value)
         }
     }
 
@@ -382,7 +343,7 @@ private struct UnkeyedContainer: UnkeyedEncodingContainer {
         } else if T.self == Data.self {
             try put(.data(value as! Data))
         } else {
-            try encoder.encode(value, into: add(.dictionary))
+            try add(.dictionary).encode(value)
         }
     }
 
