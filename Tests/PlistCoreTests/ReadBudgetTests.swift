@@ -28,7 +28,9 @@ import Testing
         var budget = ReadBudget(options)
         try budget.countValue(contentBytes: 100, at: 0)
         #expect(budget.counted == ReadBudget.Weight(objects: 1, contentBytes: 100))
-        #expect(throws: PlistError(.tooMuchContent(limit: 100), at: 3)) { try budget.countValue(contentBytes: 1, at: 3) }
+        #expect(throws: PlistError(.tooMuchContent(limit: 100), at: 3)) {
+            try budget.countValue(contentBytes: 1, at: 3)
+        }
     }
 
     @Test func sumsThatOverflowAreRefused() throws {

@@ -330,7 +330,8 @@ private struct BinaryWeigher {
         case 0x4, 0x5:
             ReadBudget.Weight(objects: 1, contentBytes: try trailer.length(bytes, marker, at: offset, unit: 1).count)
         case 0x6:
-            ReadBudget.Weight(objects: 1, contentBytes: 2 * (try trailer.length(bytes, marker, at: offset, unit: 2).count))
+            ReadBudget.Weight(
+                objects: 1, contentBytes: 2 * (try trailer.length(bytes, marker, at: offset, unit: 2).count))
         case 0xA, 0xC, 0xD: nil
         default: ReadBudget.Weight(objects: 1)
         }

@@ -53,7 +53,8 @@ package struct ReadBudget {
     /// - Throws: `.tooManyObjects` at `offset` when they pass `maxObjects`.
     @inlinable @inline(__always)
     package mutating func count(objects: Int, at offset: Int) throws(PlistError) {
-        counted.objects = try Self.sum(counted.objects, objects, limit: maxObjects, at: offset, PlistError.Kind.tooManyObjects)
+        counted.objects = try Self.sum(
+            counted.objects, objects, limit: maxObjects, at: offset, PlistError.Kind.tooManyObjects)
     }
 
     /// Counts `contentBytes` more bytes of string or data content.
