@@ -126,3 +126,11 @@ enum FileIO {
         PlistError(.io(reason: unsafe String(cString: strerror(errno))), at: 0)
     }
 }
+
+extension FileIO {
+    /// The path of a file URL.
+    static func path(of url: URL) throws(PlistError) -> String {
+        guard url.isFileURL else { throw PlistError(.io(reason: "\(url) is not a file URL"), at: 0) }
+        return url.path(percentEncoded: false)
+    }
+}

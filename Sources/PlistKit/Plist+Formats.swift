@@ -1,3 +1,5 @@
+public import SystemPackage
+
 #if canImport(FoundationEssentials)
 public import FoundationEssentials
 #else
@@ -123,5 +125,52 @@ extension Plist {
         throws(PlistError)
     {
         if let error = FileIO.writeAll(try bytes(format: format, options: options), to: fd) { throw error }
+    }
+}
+
+extension Plist {
+    /// Reads the property-list file at `url` (memory-mapped when large) and tells which format
+    /// it was in.
+    /// - Throws: `PlistError` with `.io` when `url` is not a file URL or the file cannot be
+    ///   read, else as `read(bytes:)`.
+    public static func read(contentsOf url: URL, options: PlistReadOptions = .init()) throws(PlistError) -> (
+        value: Plist, format: PlistFormat
+    ) {
+        try read(contentsOf: try FileIO.path(of: url), options: options)
+    }
+
+    /// Reads the property-list file at `path` (memory-mapped when large) and tells which format
+    /// it was in.
+    /// - Throws: `PlistError` with `.io` when the file cannot be read, else as `read(bytes:)`.
+    public static func read(contentsOf path: FilePath, options: PlistReadOptions = .init()) throws(PlistError) -> (
+        value: Plist, format: PlistFormat
+    ) {
+        try read(contentsOf: path.string, options: options)
+    }
+
+    /// Reads the property-list file at `url`, in any supported format.
+    /// - Throws: `PlistError` with `.io` when `url` is not a file URL or the file cannot be
+    ///   read, else as `init(bytes:)`.
+    public init(contentsOf url: URL, options: PlistReadOptions = .init()) throws(PlistError) {
+        try self.init(contentsOf: try FileIO.path(of: url), options: options)
+    }
+
+    /// Reads the property-list file at `path`, in any supported format.
+    /// - Throws: `PlistError` with `.io` when the file cannot be read, else as `init(bytes:)`.
+    public init(contentsOf path: FilePath, options: PlistReadOptions = .init()) throws(PlistError) {
+        try self.init(contentsOf: path.string, options: options)
+    }
+
+    /// Writes the value in `format` to the file at `url`, atomically (see `write(to:format:options:)`).
+    /// - Throws: `PlistError` from encoding, or `.io` when `url` is not a file URL or the file
+    ///   cannot be written.
+    public func write(to url: URL, format: PlistFormat, options: PlistWriteOptions = .init()) throws(PlistError) {
+        try write(to: try FileIO.path(of: url), format: format, options: options)
+    }
+
+    /// Writes the value in `format` to the file at `path`, atomically (see `write(to:format:options:)`).
+    /// - Throws: `PlistError` from encoding, or `.io` when the file cannot be written.
+    public func write(to path: FilePath, format: PlistFormat, options: PlistWriteOptions = .init()) throws(PlistError) {
+        try write(to: path.string, format: format, options: options)
     }
 }

@@ -1,3 +1,10 @@
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
+public import Foundation
+#endif
+public import SystemPackage
+
 /// Writing encoded bytes to files the way this package writes property lists.
 public enum PlistFile {
     /// Writes `bytes` to the file at `path` atomically: a temporary file in the same folder is
@@ -12,5 +19,19 @@ public enum PlistFile {
     /// - Throws: `PlistError` with `.io` when writing fails.
     public static func write(_ bytes: [UInt8], toFileDescriptor fd: Int32) throws(PlistError) {
         if let error = FileIO.writeAll(bytes, to: fd) { throw error }
+    }
+}
+
+extension PlistFile {
+    /// Writes `bytes` to the file at `url` atomically, as `write(_:to:)` with a path does.
+    /// - Throws: `PlistError` with `.io` when `url` is not a file URL or the file cannot be written.
+    public static func write(_ bytes: [UInt8], to url: URL) throws(PlistError) {
+        try write(bytes, to: try FileIO.path(of: url))
+    }
+
+    /// Writes `bytes` to the file at `path` atomically, as `write(_:to:)` with a `String` path does.
+    /// - Throws: `PlistError` with `.io` when the file cannot be written.
+    public static func write(_ bytes: [UInt8], to path: FilePath) throws(PlistError) {
+        try write(bytes, to: path.string)
     }
 }

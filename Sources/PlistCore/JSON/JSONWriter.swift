@@ -168,22 +168,6 @@ private struct JSONTextWriter {
     }
 
     mutating func string(_ string: String) {
-        out.append(0x22)
-        for byte in string.utf8 {
-            switch byte {
-            case 0x22: out.append("\\\"")
-            case 0x5C: out.append("\\\\")
-            case 0x0A: out.append("\\n")
-            case 0x0D: out.append("\\r")
-            case 0x09: out.append("\\t")
-            case 0x08: out.append("\\b")
-            case 0x0C: out.append("\\f")
-            case 0x00..<0x20:
-                out.append("\\u00")
-                out.appendHex(byte)
-            default: out.append(byte)
-            }
-        }
-        out.append(0x22)
+        out.appendQuoted(string, .json)
     }
 }

@@ -200,25 +200,7 @@ private struct OpenStepTextWriter {
 
     /// A string in double quotes, escaped.
     mutating func quoted(_ string: String) {
-        out.append(0x22)
-        for byte in string.utf8 {
-            switch byte {
-            case 0x5C: out.append("\\\\")
-            case 0x22: out.append("\\\"")
-            case 0x0A: out.append("\\n")
-            case 0x09: out.append("\\t")
-            case 0x0D: out.append("\\r")
-            case 0x07: out.append("\\a")
-            case 0x08: out.append("\\b")
-            case 0x0C: out.append("\\f")
-            case 0x0B: out.append("\\v")
-            case 0x00..<0x20, 0x7F:
-                out.append("\\U00")
-                out.appendHex(byte)
-            default: out.append(byte)
-            }
-        }
-        out.append(0x22)
+        out.appendQuoted(string, .openStep)
     }
 
     /// `<0fbd7777 0102>`: lowercase hex in groups of four bytes.

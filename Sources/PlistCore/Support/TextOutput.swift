@@ -42,6 +42,40 @@ struct TextOutput {
         bytes.append(Self.hexDigit(byte & 0xF))
     }
 
+    /// `string` in double quotes, with `"`, `\` and control characters escaped as `style` says.
+    mutating func appendQuoted(_ string: String, _ style: QuoteStyle) {
+        bytes.append(0x22)
+        for byte in string.utf8 {
+            switch byte {
+            case 0x22: append("\\\"")
+            case 0x5C: append("\\\\")
+            case 0x0A: append("\\n")
+            case 0x0D: append("\\r")
+            case 0x09: append("\\t")
+            case 0x08: append("\\b")
+            case 0x0C: append("\\f")
+            case 0x07 where style == .openStep: append("\\a")
+            case 0x0B where style == .openStep: append("\\v")
+            case 0x00..<0x20:
+                append(style == .json ? "\\u00" : "\\U00")
+                appendHex(byte)
+            case 0x7F where style == .openStep:
+                append("\\U00")
+                appendHex(byte)
+            default: bytes.append(byte)
+            }
+        }
+        bytes.append(0x22)
+    }
+
+    /// How `appendQuoted` escapes: both use C's escapes for `\n`, `\r`, `\t`, `\b` and `\f`.
+    enum QuoteStyle {
+        /// Other control characters as `\u00XX`.
+        case json
+        /// Also `\a` and `\v`; other control characters and DEL as `\U00XX`, as CoreFoundation reads them.
+        case openStep
+    }
+
     private static func hexDigit(_ value: UInt8) -> UInt8 { value < 10 ? 0x30 + value : 0x57 + value }
 
     static func += (output: inout TextOutput, text: String) {

@@ -1,3 +1,4 @@
+public import SystemPackage
 import Synchronization
 
 #if canImport(FoundationEssentials)
@@ -128,5 +129,21 @@ public final class PlistEncoder: Sendable {
     /// - Throws: `EncodingError.invalidValue` with the coding path of a value that cannot be encoded.
     public func encodeToPlist<T: Encodable>(_ value: T) throws -> Plist {
         try PlistValueEncoder.encode(value, options: settings.withLock { $0.encodingOptions }).plist(at: 0)
+    }
+}
+
+extension PlistEncoder {
+    /// Writes the value as a property list in `outputFormat` to the file at `url`, atomically.
+    /// - Throws: `EncodingError.invalidValue` as `encode(_:)`, or `PlistError` with `.io` when
+    ///   `url` is not a file URL or the file cannot be written (the old file is then intact).
+    public func encode<T: Encodable>(_ value: T, to url: URL) throws {
+        try encode(value, toFile: try FileIO.path(of: url))
+    }
+
+    /// Writes the value as a property list in `outputFormat` to the file at `path`, atomically.
+    /// - Throws: `EncodingError.invalidValue` as `encode(_:)`, or `PlistError` with `.io` when
+    ///   the file cannot be written (the old file is then intact).
+    public func encode<T: Encodable>(_ value: T, to path: FilePath) throws {
+        try encode(value, toFile: path.string)
     }
 }
