@@ -143,7 +143,7 @@ extension OutputSpan<UInt8> {
 extension Span<UInt8> {
     /// The 8 bytes at `offset` as one little-endian word (the first byte lowest); they must be
     /// inside the span (else it traps).
-    @inlinable
+    @inlinable @inline(__always)
     package func word(at offset: Int) -> UInt64 {
         // SAFETY: every bit pattern is a valid `UInt64`; `unsafeLoadUnaligned` checks the bounds.
         unsafe bytes.unsafeLoadUnaligned(fromByteOffset: offset, as: UInt64.self).littleEndian

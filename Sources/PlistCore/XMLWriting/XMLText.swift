@@ -4,7 +4,7 @@ package enum XMLText {
     /// The high bit of each byte of `word` (eight bytes, the first lowest) equal to `byte`:
     /// zero exactly when none is, and the lowest bit set is exact (a byte above an equal one
     /// can be flagged wrongly, through a borrow).
-    @inlinable
+    @inlinable @inline(__always)
     package static func bytes(equalTo byte: UInt8, in word: UInt64) -> UInt64 {
         let zeroWhereEqual = word ^ UInt64(byte) &* ones
         return (zeroWhereEqual &- ones) & ~zeroWhereEqual & highBits
