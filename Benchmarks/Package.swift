@@ -6,12 +6,16 @@ let package = Package(
     platforms: [.macOS("26.0")],
     dependencies: [
         .package(name: "swift-plist", path: ".."),
+        .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         .package(url: "https://github.com/ordo-one/package-benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
     ],
     targets: [
         .target(
             name: "BenchmarkInputs",
-            dependencies: [.product(name: "PlistKit", package: "swift-plist")],
+            dependencies: [
+                .product(name: "PlistKit", package: "swift-plist"),
+                .product(name: "OrderedCollections", package: "swift-collections"),
+            ],
             path: "Benchmarks/BenchmarkInputs",
             swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
         ),
@@ -21,6 +25,7 @@ let package = Package(
                 "BenchmarkInputs",
                 .product(name: "Benchmark", package: "package-benchmark"),
                 .product(name: "PlistKit", package: "swift-plist"),
+                .product(name: "OrderedCollections", package: "swift-collections"),
             ],
             path: "Benchmarks/PlistBenchmarks",
             swiftSettings: [.enableUpcomingFeature("ExistentialAny")],
@@ -28,7 +33,10 @@ let package = Package(
         ),
         .executableTarget(
             name: "plist-bench-inputs",
-            dependencies: ["BenchmarkInputs", .product(name: "PlistKit", package: "swift-plist")],
+            dependencies: [
+                "BenchmarkInputs", .product(name: "PlistKit", package: "swift-plist"),
+                .product(name: "OrderedCollections", package: "swift-collections"),
+            ],
             path: "Tools/plist-bench-inputs",
             swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
         ),

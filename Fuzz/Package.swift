@@ -11,18 +11,27 @@ let settings: [SwiftSetting] = [
 ]
 
 func fuzzTarget(_ name: String) -> Target {
-    .executableTarget(name: name, dependencies: ["FuzzSupport"], swiftSettings: settings)
+    .executableTarget(
+        name: name,
+        dependencies: ["FuzzSupport", .product(name: "OrderedCollections", package: "swift-collections")],
+        swiftSettings: settings)
 }
 
 let package = Package(
     name: "swift-plist-fuzz",
     platforms: [.macOS("26.0")],
-    dependencies: [.package(name: "swift-plist", path: "..")],
+    dependencies: [
+        .package(name: "swift-plist", path: ".."),
+        .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+    ],
     targets: [
         .target(name: "CFuzzDriver"),
         .target(
             name: "FuzzSupport",
-            dependencies: ["CFuzzDriver", .product(name: "PlistKit", package: "swift-plist")],
+            dependencies: [
+                "CFuzzDriver", .product(name: "PlistKit", package: "swift-plist"),
+                .product(name: "OrderedCollections", package: "swift-collections"),
+            ],
             swiftSettings: settings
         ),
         fuzzTarget("FuzzBinary"),

@@ -1,3 +1,4 @@
+import OrderedCollections
 internal import CFuzzDriver
 @_exported public import PlistKit
 
