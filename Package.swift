@@ -13,6 +13,7 @@ let package = Package(
     products: [
         .library(name: "PlistKit", targets: ["PlistKit"]),
         .library(name: "PlistCore", targets: ["PlistCore"]),
+        .library(name: "PlistStore", targets: ["PlistStore"]),
         .executable(name: "plistconv", targets: ["plistconv"]),
     ],
     dependencies: [
@@ -46,10 +47,18 @@ let package = Package(
             ],
             swiftSettings: settings + [.strictMemorySafety()]
         ),
+        .target(
+            name: "PlistStore",
+            dependencies: [
+                "PlistKit", .product(name: "OrderedCollections", package: "swift-collections"),
+                .product(name: "SystemPackage", package: "swift-system"),
+            ],
+            swiftSettings: settings + [.strictMemorySafety()]
+        ),
         .executableTarget(
             name: "plistconv",
             dependencies: [
-                "PlistKit", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "PlistKit", "PlistStore", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "OrderedCollections", package: "swift-collections"),
             ],
             swiftSettings: settings
@@ -83,6 +92,17 @@ let package = Package(
                 "PlistKit", "TestSupport", "plist-thread-probe",
                 .product(name: "OrderedCollections", package: "swift-collections"),
                 .product(name: "SystemPackage", package: "swift-system"),
+            ],
+            swiftSettings: settings),
+        // Writes, observes and crashes in processes of its own, for `PlistStoreTests`.
+        .executableTarget(
+            name: "plist-store-probe", dependencies: ["PlistStore", "PlistKit"], path: "Tests/StoreProbe",
+            swiftSettings: settings),
+        .testTarget(
+            name: "PlistStoreTests",
+            dependencies: [
+                "PlistStore", "PlistKit", "TestSupport", "plist-store-probe", "plistconv",
+                .product(name: "OrderedCollections", package: "swift-collections"),
             ],
             swiftSettings: settings),
         .testTarget(

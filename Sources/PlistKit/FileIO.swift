@@ -15,7 +15,7 @@ import Foundation
 
 /// Reading whole files (memory-mapped when large) and replacing files atomically, with errors
 /// that carry the system's reason. All pointer code of PlistKit lives here.
-enum FileIO {
+package enum FileIO {
     /// Files at least this large are memory-mapped instead of copied into memory.
     static let mapThreshold = 1 << 20
 
@@ -61,7 +61,7 @@ enum FileIO {
     /// folder, flushed, given the old file's permissions, then renamed over `path`. If anything
     /// fails, the old file is untouched and the temporary file removed. A symbolic link at
     /// `path` is followed, so the file it points to is replaced and the link kept.
-    static func writeAtomically(_ bytes: [UInt8], to path: String) throws(PlistError) {
+    package static func writeAtomically(_ bytes: [UInt8], to path: String) throws(PlistError) {
         let target = try resolvingLink(path)
         let folder = target.lastIndex(of: "/").map { String(target[...$0]) } ?? ""
         let name = target.split(separator: "/").last.map(String.init) ?? target

@@ -7,7 +7,7 @@ enum CommandSpelling {
         "-replace": "replace", "-remove": "remove", "-create": "create",
     ]
     private static let verbs: Set<String> = [
-        "convert", "lint", "print", "extract", "type", "insert", "replace", "remove", "create", "help", "archive-print",
+        "convert", "lint", "print", "extract", "type", "insert", "replace", "remove", "create", "help", "archive-print", "defaults",
     ]
     /// plutil's single-dash options that plistconv spells with two dashes.
     private static let plutilOptions = ["-expect": "--expect", "-help": "--help"]
@@ -15,6 +15,8 @@ enum CommandSpelling {
     /// `arguments` (without the program name) in plistconv's spelling.
     static func normalized(_ arguments: [String]) -> [String] {
         guard let first = arguments.first else { return arguments }
+        // macOS defaults' own spellings (-int, -array ...) pass through as they are.
+        if first == "defaults" { return arguments }
         var rest = Array(arguments.dropFirst())
         if first == "-convert", let format = rest.first {
             rest.removeFirst()

@@ -19,7 +19,7 @@ struct PlistConv: ParsableCommand {
             """,
         subcommands: [
             Convert.self, Lint.self, Print.self, Extract.self, TypeOf.self, Insert.self, Replace.self,
-            Remove.self, Create.self, ArchivePrint.self,
+            Remove.self, Create.self, ArchivePrint.self, Defaults.self,
         ],
         defaultSubcommand: Convert.self
     )

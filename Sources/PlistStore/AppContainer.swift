@@ -1,0 +1,180 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// An app's directories: Documents, Library/Preferences, Library/Caches, Library/Application
+/// Support and tmp, as the iOS sandbox has them.
+///
+/// Folders are created (owner-only, `0700`) the first time ``directory(_:)`` or ``path(_:in:)``
+/// asks for them; making a container touches nothing on disk.
+public struct AppContainer: Hashable, Sendable {
+    /// One of the container's directories.
+    public enum Directory: String, CaseIterable, Hashable, Sendable {
+        /// User data (`Documents`).
+        case documents
+        /// The preferences store's domain files (`Library/Preferences`).
+        case preferences
+        /// Data that can be rebuilt (`Library/Caches`).
+        case caches
+        /// The app's own files (`Library/Application Support`).
+        case applicationSupport
+        /// Files that need not survive (`tmp`).
+        case temporary
+    }
+
+    /// The environment variable that makes every ``init(appID:)`` container of a process tree
+    /// (and `plistconv defaults`) the one ``init(root:)`` lays out at that folder, for hermetic
+    /// tests and portable installs. It must be an absolute path.
+    public static let rootEnvironmentVariable = "PLIST_CONTAINER_ROOT"
+
+    private let paths: [Directory: String]
+
+    /// The absolute path of `directory`, without creating it.
+    public func location(of directory: Directory) -> String { paths[directory]! }
+
+    /// The iOS sandbox layout under `root`: `root/Documents`, `root/Library/Preferences`,
+    /// `root/Library/Caches`, `root/Library/Application Support` and `root/tmp`. A relative
+    /// `root` is taken from the current directory.
+    public init(root: String) {
+        var base = root.hasPrefix("/") ? root : Self.currentDirectory() + "/" + root
+        while base.count > 1, base.hasSuffix("/") { base.removeLast() }
+        self.init(paths: [
+            .documents: base + "/Documents",
+            .preferences: base + "/Library/Preferences",
+            .caches: base + "/Library/Caches",
+            .applicationSupport: base + "/Library/Application Support",
+            .temporary: base + "/tmp",
+        ])
+    }
+
+    private init(paths: [Directory: String]) { self.paths = paths }
+
+    /// The directories of the app `appID` (a reverse-DNS name such as `com.example.notes`).
+    ///
+    /// When ``rootEnvironmentVariable`` names an absolute path, the container is
+    /// `AppContainer(root: "$PLIST_CONTAINER_ROOT")`, as in an app's sandbox. Otherwise, on Linux, the XDG base
+    /// directories hold one folder per app (each `XDG_*_HOME` is used only when it is an
+    /// absolute path, as the specification says): preferences in `$XDG_CONFIG_HOME/<appID>`,
+    /// Application Support in `$XDG_DATA_HOME/<appID>`, Documents in
+    /// `$XDG_DATA_HOME/<appID>/Documents`, caches in `$XDG_CACHE_HOME/<appID>`, and tmp in
+    /// `$XDG_RUNTIME_DIR/<appID>` (else `/tmp/<appID>-<uid>`). On Apple platforms the app's
+    /// real directories are used.
+    /// - Throws: ``PlistStoreError/Code/invalidName`` when `appID` is not one path component.
+    public init(appID: String) throws(PlistStoreError) {
+        try Self.validateName(appID)
+        let environment = ProcessInfo.processInfo.environment
+        if let root = environment[Self.rootEnvironmentVariable], root.hasPrefix("/") {
+            self.init(root: root)
+            return
+        }
+        #if os(Linux) || os(FreeBSD) || os(OpenBSD) || os(Android)
+        let home = environment["HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? Self.passwordHome()
+        func xdg(_ name: String, _ fallback: String) -> String {
+            if let value = environment[name], value.hasPrefix("/") { return value }
+            return home + "/" + fallback
+        }
+        let data = xdg("XDG_DATA_HOME", ".local/share") + "/" + appID
+        let runtime = environment["XDG_RUNTIME_DIR"].flatMap { $0.hasPrefix("/") ? $0 + "/" + appID : nil }
+        self.init(paths: [
+            .documents: data + "/Documents",
+            .preferences: xdg("XDG_CONFIG_HOME", ".config") + "/" + appID,
+            .caches: xdg("XDG_CACHE_HOME", ".cache") + "/" + appID,
+            .applicationSupport: data,
+            .temporary: runtime ?? "/tmp/\(appID)-\(getuid())",
+        ])
+        #elseif os(macOS)
+        let home = NSHomeDirectory()
+        let temporary = NSTemporaryDirectory()
+        self.init(paths: [
+            .documents: home + "/Documents",
+            .preferences: home + "/Library/Preferences",
+            .caches: home + "/Library/Caches/" + appID,
+            .applicationSupport: home + "/Library/Application Support/" + appID,
+            .temporary: temporary.hasSuffix("/") ? String(temporary.dropLast()) : temporary,
+        ])
+        #else
+        self.init(root: NSHomeDirectory())
+        #endif
+    }
+
+    /// The path of `directory`, created (with its missing parents, owner-only) if need be.
+    /// - Throws: ``PlistStoreError/Code/io`` when a folder cannot be created.
+    public func directory(_ directory: Directory) throws(PlistStoreError) -> String {
+        let path = location(of: directory)
+        try Self.createDirectories(path)
+        return path
+    }
+
+    /// The path of `relativePath` inside `directory`, whose folders (but not the file) are
+    /// created on the way.
+    /// - Throws: ``PlistStoreError/Code/invalidName`` when `relativePath` is empty, absolute,
+    ///   holds a NUL byte or a `..` component, so would leave the container; ``PlistStoreError/Code/io``
+    ///   when a folder cannot be created.
+    public func path(_ relativePath: String, in directory: Directory) throws(PlistStoreError) -> String {
+        guard !relativePath.isEmpty, !relativePath.hasPrefix("/"), !relativePath.utf8.contains(0) else {
+            throw PlistStoreError(.invalidName, "a path in the container must be relative, non-empty and without NUL", path: relativePath)
+        }
+        let components = relativePath.split(separator: "/").filter { $0 != "." }
+        guard !components.contains("..") else {
+            throw PlistStoreError(.invalidName, "'..' would leave the container", path: relativePath)
+        }
+        guard !components.isEmpty else {
+            throw PlistStoreError(.invalidName, "the path names no file", path: relativePath)
+        }
+        let base = try self.directory(directory)
+        let full = base + "/" + components.joined(separator: "/")
+        if components.count > 1 { try Self.createDirectories(base + "/" + components.dropLast().joined(separator: "/")) }
+        return full
+    }
+
+    /// Refuses a name that is not exactly one path component.
+    package static func validateName(_ name: String) throws(PlistStoreError) {
+        guard !name.isEmpty, name != ".", name != "..", !name.contains("/"), !name.utf8.contains(0) else {
+            throw PlistStoreError(.invalidName, "a name must be one path component (no '/', NUL, '.' or '..')", path: name)
+        }
+    }
+
+    /// `mkdir -p` with mode 0700 for the folders it makes.
+    private static func createDirectories(_ path: String) throws(PlistStoreError) {
+        var info = stat()
+        if unsafe stat(path, &info) == 0 {
+            guard (info.st_mode & S_IFMT) == S_IFDIR else {
+                throw PlistStoreError(.io, "exists and is not a folder", path: path)
+            }
+            return
+        }
+        if let slash = path.lastIndex(of: "/"), slash != path.startIndex {
+            try createDirectories(String(path[..<slash]))
+        }
+        if mkdir(path, 0o700) != 0, errno != EEXIST {
+            throw PlistStoreError(.io, systemReason(), path: path)
+        }
+    }
+
+    private static func currentDirectory() -> String {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        guard unsafe getcwd(&buffer, buffer.count) != nil else { return "/" }
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    #if os(Linux) || os(FreeBSD) || os(OpenBSD) || os(Android)
+    private static func passwordHome() -> String {
+        guard let entry = unsafe getpwuid(getuid()), let directory = unsafe entry.pointee.pw_dir else { return "/" }
+        return unsafe String(cString: directory)
+    }
+    #endif
+}
+
+/// The text of `errno`.
+package func systemReason(_ code: Int32 = errno) -> String {
+    unsafe String(cString: strerror(code))
+}

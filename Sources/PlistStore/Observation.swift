@@ -1,0 +1,181 @@
+public import PlistKit
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// One key that changed in one persistent domain.
+public struct PreferenceChange: Hashable, Sendable {
+    /// The domain the key changed in.
+    public var domain: String
+    /// The key.
+    public var key: String
+    /// Its new value in that domain; nil when it was removed.
+    public var value: Plist?
+    /// Whether another process (or another store) wrote it, rather than this store's `set`.
+    public var isExternal: Bool
+}
+
+extension Preferences {
+    /// The changes to `key` in the searched persistent domains (the store's own, the suites,
+    /// the global domain), or to every key of the store's own domain when `key` is nil.
+    ///
+    /// Changes made through this store arrive at once; other processes' writes arrive when the
+    /// iterator next looks at the folder (every 20 ms while a `next()` call waits). Nothing runs
+    /// between `next()` calls: on Linux an inotify descriptor on the folder (a watch on the file
+    /// would go silent after the atomic rename) records what happened meanwhile; elsewhere the
+    /// file's device, inode, modification time and size are compared.
+    public func changes(forKey key: String? = nil) -> PreferenceChanges {
+        let domains = key == nil ? [domain] : state.withLock { searchDomains($0) }
+        return PreferenceChanges(store: self, key: key, domains: domains)
+    }
+
+    func addObserver(_ buffer: Observation.Buffer) -> Int {
+        withState { state, report in
+            for name in buffer.domains { _ = loaded(name, &state, &report) }
+            let id = state.nextObserver
+            state.nextObserver += 1
+            state.observers[id] = buffer
+            return id
+        }
+    }
+
+    func removeObserver(_ id: Int) {
+        _ = state.withLock { $0.observers.removeValue(forKey: id) }
+    }
+}
+
+/// The changes a store reports (see ``Preferences/changes(forKey:)``).
+public struct PreferenceChanges: AsyncSequence, Sendable {
+    public typealias Element = PreferenceChange
+    public typealias Failure = Never
+
+    let store: Preferences
+    let key: String?
+    let domains: [String]
+
+    public func makeAsyncIterator() -> Iterator {
+        Iterator(observation: Observation(store: store, key: key, domains: domains))
+    }
+
+    /// Waits for the next change; ends when the task is cancelled.
+    public struct Iterator: AsyncIteratorProtocol {
+        let observation: Observation
+
+        public mutating func next() async -> PreferenceChange? {
+            while !Task.isCancelled {
+                if let change = observation.buffer.take() { return change }
+                observation.look()
+                if let change = observation.buffer.take() { return change }
+                do { try await Task.sleep(for: .milliseconds(20)) } catch { return nil }
+            }
+            return nil
+        }
+    }
+}
+
+/// One iterator's registration with its store, and its watch on the folder. Ends both when
+/// the iterator goes away.
+final class Observation: Sendable {
+    /// The changes delivered and not yet taken.
+    final class Buffer: Sendable {
+        let key: String?
+        let domains: Set<String>
+        private let queue = Mutex<[PreferenceChange]>([])
+
+        init(key: String?, domains: Set<String>) {
+            self.key = key
+            self.domains = domains
+        }
+
+        func deliver(_ changes: [PreferenceChange]) {
+            let wanted = changes.filter { domains.contains($0.domain) && (key == nil || $0.key == key) }
+            if !wanted.isEmpty { queue.withLock { $0 += wanted } }
+        }
+
+        func take() -> PreferenceChange? {
+            queue.withLock { $0.isEmpty ? nil : $0.removeFirst() }
+        }
+    }
+
+    let store: Preferences
+    let buffer: Buffer
+    let id: Int
+    let watch: DirectoryWatch
+    let fileNames: Set<String>
+
+    init(store: Preferences, key: String?, domains: [String]) {
+        self.store = store
+        buffer = Buffer(key: key, domains: Set(domains))
+        watch = DirectoryWatch(folder: store.container.location(of: .preferences))
+        fileNames = Set(domains.map { $0 + ".plist" })
+        id = store.addObserver(buffer)
+    }
+
+    deinit {
+        store.removeObserver(id)
+        watch.close()
+    }
+
+    /// Reads the watched files again if the folder says they changed.
+    func look() {
+        if watch.count(named: fileNames) ?? 1 > 0 { store.refresh(Array(buffer.domains)) }
+    }
+}
+
+/// Events in one folder: on Linux an inotify descriptor, read without blocking; elsewhere
+/// nothing (callers compare file identities instead).
+package struct DirectoryWatch: Sendable {
+    private let fd: Int32
+
+    /// Watches the entries of `folder` from now on.
+    package init(folder: String) {
+        #if os(Linux) || os(Android)
+        var fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
+        let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE)
+        if fd >= 0, inotify_add_watch(fd, folder, mask) < 0 {
+            Glibc.close(fd)
+            fd = -1
+        }
+        self.fd = fd
+        #else
+        fd = -1
+        #endif
+    }
+
+    /// The number of events since the last call on entries named one of `names` whose kind is
+    /// in `mask`; nil when the folder is not watched (unknown).
+    package func count(named names: Set<String>, mask: UInt32 = .max) -> Int? {
+        guard fd >= 0 else { return nil }
+        var total = 0
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let length = unsafe buffer.withUnsafeMutableBytes { unsafe read(fd, $0.baseAddress, $0.count) }
+            guard length > 0 else { return total }
+            var offset = 0
+            // Each event: wd (4), mask (4), cookie (4), len (4), then len bytes of NUL-padded name.
+            while offset + 16 <= length {
+                let kind = UInt32(buffer[offset + 4]) | UInt32(buffer[offset + 5]) << 8 | UInt32(buffer[offset + 6]) << 16
+                    | UInt32(buffer[offset + 7]) << 24
+                let nameLength = Int(
+                    UInt32(buffer[offset + 12]) | UInt32(buffer[offset + 13]) << 8 | UInt32(buffer[offset + 14]) << 16
+                        | UInt32(buffer[offset + 15]) << 24)
+                let nameBytes = buffer[(offset + 16)..<min(length, offset + 16 + nameLength)].prefix { $0 != 0 }
+                if kind & mask != 0, names.contains(String(decoding: nameBytes, as: UTF8.self)) { total += 1 }
+                offset += 16 + nameLength
+            }
+        }
+    }
+
+    /// Stops watching.
+    package func close() {
+        #if canImport(Glibc)
+        if fd >= 0 { Glibc.close(fd) }
+        #endif
+    }
+}

@@ -1,0 +1,36 @@
+/// What went wrong in the container or the preferences store, with the path concerned.
+public struct PlistStoreError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The kind of problem.
+    public enum Code: Hashable, Sendable {
+        /// A name or relative path would leave its folder (`..`, an absolute path, a NUL byte, a
+        /// slash in a domain name, an empty name).
+        case invalidName
+        /// A domain file could not be read as a property list whose top level is a dictionary. It
+        /// was moved aside (see ``movedTo``) and the domain starts empty.
+        case damagedFile
+        /// The system refused a file operation (the message has its reason).
+        case io
+        /// A value could not be encoded as, or decoded from, a property list.
+        case invalidValue
+    }
+
+    /// The kind of problem.
+    public var code: Code
+    /// What happened, in one line.
+    public var message: String
+    /// The file or name concerned.
+    public var path: String
+    /// Where a damaged file was moved to.
+    public var movedTo: String?
+
+    package init(_ code: Code, _ message: String, path: String, movedTo: String? = nil) {
+        self.code = code
+        self.message = message
+        self.path = path
+        self.movedTo = movedTo
+    }
+
+    public var description: String {
+        "\(path): \(message)" + (movedTo.map { " (kept as \($0))" } ?? "")
+    }
+}

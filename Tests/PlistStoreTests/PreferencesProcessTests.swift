@@ -1,0 +1,116 @@
+import OrderedCollections
+import Foundation
+import PlistKit
+import PlistStore
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Writers, readers and crashes in real processes on one domain.
+@Suite(.timeLimit(.minutes(1)))
+struct PreferencesProcessTests {
+    /// 8 processes write 200 distinct keys each into one domain at once, synchronizing every
+    /// 10 keys; a ninth process observes. Every key arrives, and the observer sees all of them.
+    @Test func eightWritersLoseNoKey() throws {
+        let root = try TemporaryRoot()
+        defer { root.remove() }
+        _ = try root.container.directory(.preferences)
+        let observer = try Built.start(Built.path("plist-store-probe"), ["observe", "d", "1600"], root: root.path)
+        let ready = observer.1.fileHandleForReading
+        #expect(String(decoding: ready.availableDataLine(), as: UTF8.self) == "ready")
+        let writers = try (0..<8).map { index in
+            try Built.start(Built.path("plist-store-probe"), ["write", "d", "p\(index)", "200", "10"], root: root.path)
+        }
+        for writer in writers {
+            writer.0.waitUntilExit()
+            #expect(writer.0.terminationStatus == 0, "\(String(decoding: writer.2.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))")
+        }
+        let entries = try #require(root.domain("d").dictionary)
+        #expect(entries.count == 1_600)
+        for index in 0..<8 {
+            for key in 0..<200 { #expect(entries["p\(index)-\(key)"] == Plist(key)) }
+        }
+        let seen = String(decoding: ready.readDataToEndOfFile(), as: UTF8.self)
+        observer.0.waitUntilExit()
+        #expect(seen == "seen 1600\n")
+    }
+
+    /// The same through `plistconv defaults write`, one process per key.
+    @Test func eightCommandLineWritersLoseNoKey() throws {
+        let root = try TemporaryRoot()
+        defer { root.remove() }
+        let tool = Built.path("plistconv")
+        let perWriter = 25
+        let script = "i=0; while [ $i -lt \(perWriter) ]; do \"$0\" defaults write d \"$1-$i\" -int $i || exit 1; i=$((i+1)); done"
+        let writers = try (0..<8).map { index in
+            try Built.start("/bin/sh", ["-c", script, tool, "c\(index)"], root: root.path)
+        }
+        for writer in writers {
+            writer.0.waitUntilExit()
+            #expect(writer.0.terminationStatus == 0)
+        }
+        let entries = try #require(root.domain("d").dictionary)
+        #expect(entries.count == 8 * perWriter)
+        for index in 0..<8 {
+            for key in 0..<perWriter { #expect(entries["c\(index)-\(key)"] == Plist(key)) }
+        }
+    }
+
+    /// A writer that rewrites 50 keys to one generation number per flush is killed at random
+    /// moments; the file is always a readable binary property list holding one whole
+    /// generation: the last one it reported or the one after.
+    @Test func killedWriterLeavesOldOrNewState() throws {
+        let root = try TemporaryRoot()
+        defer { root.remove() }
+        var generator = SystemRandomNumberGenerator()
+        var lastSeen = 0
+        var runsThatWrote = 0
+        for run in 0..<40 {
+            let (process, out, _) = try Built.start(Built.path("plist-store-probe"), ["churn", "d", "50"], root: root.path)
+            usleep(UInt32.random(in: 20_000...200_000, using: &generator))
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            let printed = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                .split(separator: "\n").compactMap { Int($0) }
+            guard let entries = try? root.domain("d").dictionary else {
+                #expect(printed.isEmpty && run == 0, "no readable file after run \(run)")
+                continue
+            }
+            let generations = Set(entries.values)
+            #expect(entries.count == 50 && generations.count == 1, "run \(run): a torn state \(generations)")
+            let generation = entries.values.first?.int ?? -1
+            let reported = printed.last ?? 0
+            if !printed.isEmpty { runsThatWrote += 1 }
+            // Each run starts again at generation 1: the file holds the last reported one or
+            // the next, or (killed before its first flush) what the previous run left.
+            #expect(
+                generation == reported || generation == reported + 1 || (printed.isEmpty && generation == lastSeen),
+                "run \(run): file \(generation), reported \(reported)")
+            lastSeen = generation
+        }
+        #expect(runsThatWrote >= 10, "most kills should land after the writer started writing")
+    }
+
+    /// Returning from main flushes (atexit), without `synchronize()`.
+    @Test func exitFlushes() throws {
+        let root = try TemporaryRoot()
+        defer { root.remove() }
+        let result = try Built.probe(["exit", "d", "k", "(1, 2)"], root: root.path)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try root.domain("d") == ["k": ["1", "2"]])
+    }
+}
+
+extension FileHandle {
+    /// Bytes up to the next newline (without it), reading one byte at a time.
+    func availableDataLine() -> Data {
+        var line = Data()
+        while true {
+            let byte = readData(ofLength: 1)
+            if byte.isEmpty || byte == Data([10]) { return line }
+            line += byte
+        }
+    }
+}
