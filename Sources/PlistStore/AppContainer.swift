@@ -155,7 +155,7 @@ public struct AppContainer: Hashable, Sendable {
         if let slash = path.lastIndex(of: "/"), slash != path.startIndex {
             try createDirectories(String(path[..<slash]))
         }
-        if mkdir(path, 0o700) != 0, errno != EEXIST {
+        if unsafe mkdir(path, 0o700) != 0, errno != EEXIST {
             throw PlistStoreError(.io, systemReason(), path: path)
         }
     }

@@ -78,7 +78,7 @@ struct DomainFile: Sendable {
     /// writers of this domain take too.
     func withLock<R>(_ body: () throws(PlistStoreError) -> R) throws(PlistStoreError) -> R {
         let lockPath = path + ".lock"
-        let fd = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        let fd = unsafe open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw PlistStoreError(.io, "cannot open the lock file: " + systemReason(), path: lockPath) }
         defer { close(fd) }
         while flock(fd, LOCK_EX) != 0 {
@@ -90,10 +90,10 @@ struct DomainFile: Sendable {
     /// Moves a damaged file aside to `<path>.corrupt-<UTC time>` and returns that path.
     func moveAside() -> String? {
         var now = time(nil)
-        var parts = tm()
+        var parts = unsafe tm()
         unsafe gmtime_r(&now, &parts)
         func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        let stamp = "\(parts.tm_year + 1900)\(two(parts.tm_mon + 1))\(two(parts.tm_mday))T"
+        let stamp = unsafe "\(parts.tm_year + 1900)\(two(parts.tm_mon + 1))\(two(parts.tm_mday))T"
             + "\(two(parts.tm_hour))\(two(parts.tm_min))\(two(parts.tm_sec))Z"
         var target = path + ".corrupt-" + stamp
         var suffix = 1
@@ -114,19 +114,19 @@ struct DomainFile: Sendable {
         } catch {
             throw PlistStoreError(.io, "cannot write: " + error.message, path: path)
         }
-        if isNew { chmod(path, 0o600) }
+        if isNew { unsafe chmod(path, 0o600) }
         try syncFolder()
     }
 
     /// Removes the file (a domain removed as a whole), then syncs the folder.
     func remove() throws(PlistStoreError) {
-        guard unlink(path) == 0 || errno == ENOENT else { throw PlistStoreError(.io, "cannot remove: " + systemReason(), path: path) }
+        guard unsafe unlink(path) == 0 || errno == ENOENT else { throw PlistStoreError(.io, "cannot remove: " + systemReason(), path: path) }
         try syncFolder()
     }
 
     /// Makes the folder's entries (the rename) durable.
     private func syncFolder() throws(PlistStoreError) {
-        let fd = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        let fd = unsafe open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else { throw PlistStoreError(.io, "cannot open the folder: " + systemReason(), path: folder) }
         defer { close(fd) }
         guard fsync(fd) == 0 || errno == EINVAL else {
@@ -142,9 +142,9 @@ struct DomainFile: Sendable {
         let prefix = "." + fileName + "."
         while let entry = unsafe readdir(dir) {
             let name = unsafe withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+                unsafe String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
             }
-            if name.hasPrefix(prefix), name.hasSuffix(".tmp") { unlink(folder + "/" + name) }
+            if name.hasPrefix(prefix), name.hasSuffix(".tmp") { unsafe unlink(folder + "/" + name) }
         }
     }
 }

@@ -138,7 +138,7 @@ package struct DirectoryWatch: Sendable {
         #if os(Linux) || os(Android)
         var fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE)
-        if fd >= 0, inotify_add_watch(fd, folder, mask) < 0 {
+        if fd >= 0, unsafe inotify_add_watch(fd, folder, mask) < 0 {
             Glibc.close(fd)
             fd = -1
         }

@@ -242,7 +242,7 @@ public final class Preferences: Sendable {
         var names: [String] = []
         while let entry = unsafe readdir(dir) {
             let name = unsafe withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+                unsafe String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
             }
             if name.hasSuffix(".plist"), name != ".plist" { names.append(String(name.dropLast(6))) }
         }

@@ -17,11 +17,23 @@ import Glibc
 //   big DOMAIN BYTES                  sets "big" to BYTES bytes and synchronizes; the error on
 //                                     standard error and exit 1 when that fails
 //   exit DOMAIN KEY VALUE             sets KEY and returns from main without synchronizing
+//   foundation DOMAIN                 writes keys through Foundation's UserDefaults(suiteName:), as
+//                                     an app before migration did: s, i, d, b, a, m
 //   paths APPID                       prints AppContainer(appID:)'s five directories, one a line
 
 signal(SIGXFSZ, SIG_IGN)
 let arguments = Array(CommandLine.arguments.dropFirst())
 guard arguments.count >= 2 else { fatalError("usage: plist-store-probe COMMAND DOMAIN ...") }
+if arguments[0] == "foundation" {
+    let defaults = UserDefaults(suiteName: arguments[1])!
+    defaults.set("text", forKey: "s")
+    defaults.set(42, forKey: "i")
+    defaults.set(2.5, forKey: "d")
+    defaults.set(true, forKey: "b")
+    defaults.set(["x", "y"], forKey: "a")
+    defaults.set(["k": 1], forKey: "m")
+    exit(defaults.synchronize() ? 0 : 1)
+}
 if arguments[0] == "paths" {
     let container = try AppContainer(appID: arguments[1])
     for directory in AppContainer.Directory.allCases { print(container.location(of: directory)) }
