@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "PlistKit", targets: ["PlistKit"]),
         .library(name: "PlistCore", targets: ["PlistCore"]),
         .library(name: "PlistStore", targets: ["PlistStore"]),
+        .library(name: "PlistConfiguration", targets: ["PlistConfiguration"]),
         .executable(name: "plistconv", targets: ["plistconv"]),
     ],
     dependencies: [
@@ -22,6 +23,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-configuration", from: "1.4.0", traits: ["Reloading"]),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         .target(
@@ -54,6 +57,16 @@ let package = Package(
                 .product(name: "SystemPackage", package: "swift-system"),
             ],
             swiftSettings: settings + [.strictMemorySafety()]
+        ),
+        // A swift-configuration provider's snapshot backed by PlistKit's readers, apart so that
+        // nothing else depends on swift-configuration.
+        .target(
+            name: "PlistConfiguration",
+            dependencies: [
+                "PlistKit", .product(name: "Configuration", package: "swift-configuration"),
+                .product(name: "OrderedCollections", package: "swift-collections"),
+            ],
+            swiftSettings: settings
         ),
         .executableTarget(
             name: "plistconv",
@@ -103,6 +116,15 @@ let package = Package(
             dependencies: [
                 "PlistStore", "PlistKit", "TestSupport", "plist-store-probe", "plistconv",
                 .product(name: "OrderedCollections", package: "swift-collections"),
+            ],
+            swiftSettings: settings),
+        .testTarget(
+            name: "PlistConfigurationTests",
+            dependencies: [
+                "PlistConfiguration", "PlistKit", .product(name: "Configuration", package: "swift-configuration"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "OrderedCollections", package: "swift-collections"),
+                .product(name: "SystemPackage", package: "swift-system"),
             ],
             swiftSettings: settings),
         .testTarget(

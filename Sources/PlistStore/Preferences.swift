@@ -281,8 +281,7 @@ public final class Preferences: Sendable {
     /// Flushes every loaded domain; reports the errors to the handler or returns them.
     @discardableResult
     func flushAll(reporting: Bool) -> [PlistStoreError] {
-        var failures: [PlistStoreError] = []
-        failures = withState { state, report in
+        let failures = withState { state, report in
             state.flushScheduled = false
             var failures: [PlistStoreError] = []
             for name in state.domains.keys.sorted() {
@@ -292,10 +291,6 @@ public final class Preferences: Sendable {
         }
         if reporting { failures.forEach(errorHandler) }
         return failures
-    }
-
-    func scheduledFlush() {
-        flushAll(reporting: true)
     }
 
     // MARK: State
@@ -413,7 +408,7 @@ public final class Preferences: Sendable {
         if schedule, let flushDelay {
             Task { [weak self] in
                 try? await Task.sleep(for: flushDelay)
-                self?.scheduledFlush()
+                self?.flushAll(reporting: true)
             }
         }
     }
