@@ -25,6 +25,7 @@ let package = Package(
                 "BenchmarkInputs",
                 .product(name: "Benchmark", package: "package-benchmark"),
                 .product(name: "PlistKit", package: "swift-plist"),
+                .product(name: "PlistStore", package: "swift-plist"),
                 .product(name: "OrderedCollections", package: "swift-collections"),
             ],
             path: "Benchmarks/PlistBenchmarks",

@@ -19,6 +19,9 @@ import Glibc
 //   exit DOMAIN KEY VALUE             sets KEY and returns from main without synchronizing
 //   foundation DOMAIN                 writes keys through Foundation's UserDefaults(suiteName:), as
 //                                     an app before migration did: s, i, d, b, a, m
+//   foundation-write DOMAIN PREFIX COUNT
+//                                     sets PREFIX-0 ... through Foundation's UserDefaults,
+//                                     synchronizing after each (Benchmarks/lost_updates.sh)
 //   paths APPID                       prints AppContainer(appID:)'s five directories, one a line
 
 signal(SIGXFSZ, SIG_IGN)
@@ -33,6 +36,14 @@ if arguments[0] == "foundation" {
     defaults.set(["x", "y"], forKey: "a")
     defaults.set(["k": 1], forKey: "m")
     exit(defaults.synchronize() ? 0 : 1)
+}
+if arguments[0] == "foundation-write" {
+    let defaults = UserDefaults(suiteName: arguments[1])!
+    for index in 0..<Int(arguments[3])! {
+        defaults.set(index, forKey: "\(arguments[2])-\(index)")
+        defaults.synchronize()
+    }
+    exit(0)
 }
 if arguments[0] == "paths" {
     let container = try AppContainer(appID: arguments[1])

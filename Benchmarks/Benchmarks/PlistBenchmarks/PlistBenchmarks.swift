@@ -54,6 +54,7 @@ let benchmarks: @Sendable () -> Void = {
     }
     codableBenchmarks(ITunesLibrary.self, file: .itunesLibrary, mode: mode)
     codableBenchmarks(InfoPlist.self, file: .smallInfo, mode: mode)
+    storeBenchmarks()
 }
 
 /// Codable decoding and encoding of `Model` (matching the file's shape), binary and XML:
