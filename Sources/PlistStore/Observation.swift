@@ -35,6 +35,14 @@ extension Preferences {
         return PreferenceChanges(store: self, key: key, domains: domains)
     }
 
+    /// The changes to every key of the persistent domain `name` (a suite, the global domain or
+    /// any other), as ``changes(forKey:)`` reports them.
+    /// - Throws: ``PlistStoreError/Code/invalidName`` when `name` is not one path component.
+    public func changes(inDomain name: String) throws(PlistStoreError) -> PreferenceChanges {
+        try AppContainer.validateName(name)
+        return PreferenceChanges(store: self, key: nil, domains: [name])
+    }
+
     func addObserver(_ buffer: Observation.Buffer) -> Int {
         withState { state, report in
             for name in buffer.domains { _ = loaded(name, &state, &report) }

@@ -141,6 +141,13 @@ struct PreferencesDiskTests {
         let external = await keyChanges.next()
         #expect(external == PreferenceChange(domain: "d", key: "watched", value: 2, isExternal: true))
         #expect(store.object(forKey: "watched") == 2)
+
+        // Another domain, written by another store.
+        var suiteChanges = try store.changes(inDomain: "group.shared").makeAsyncIterator()
+        try other.setPersistentDomain(["shared": true], forName: "group.shared")
+        try other.synchronize()
+        #expect(await suiteChanges.next() == PreferenceChange(domain: "group.shared", key: "shared", value: true, isExternal: true))
+        #expect(throws: PlistStoreError.self) { _ = try store.changes(inDomain: "../x") }
     }
 
     @Test func writeIntoReadOnlyFolderKeepsOldFile() throws {
