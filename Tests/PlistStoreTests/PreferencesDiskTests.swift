@@ -122,12 +122,17 @@ struct PreferencesDiskTests {
         #expect(second.string(forKey: "shared") == "new")
     }
 
-    @Test func observationReportsOwnAndOtherWrites() async throws {
+    /// With inotify on the folder, and with the reference that compares file identities at every
+    /// look (what other systems use): the same changes.
+    @Test(arguments: [true, false])
+    func observationReportsOwnAndOtherWrites(watchesFolder: Bool) async throws {
         let root = try TemporaryRoot()
         defer { root.remove() }
         let store = try Preferences(domain: "d", container: root.container, arguments: [], flushDelay: nil)
         let other = try Preferences(domain: "d", container: root.container, arguments: [], flushDelay: nil)
-        var keyChanges = store.changes(forKey: "watched").makeAsyncIterator()
+        var keySequence = store.changes(forKey: "watched")
+        keySequence.watchesFolder = watchesFolder
+        var keyChanges = keySequence.makeAsyncIterator()
         var domainChanges = store.changes().makeAsyncIterator()
         store.set(1, forKey: "watched")
         store.set(1, forKey: "ignored")
@@ -143,7 +148,9 @@ struct PreferencesDiskTests {
         #expect(store.object(forKey: "watched") == 2)
 
         // Another domain, written by another store.
-        var suiteChanges = try store.changes(inDomain: "group.shared").makeAsyncIterator()
+        var suiteSequence = try store.changes(inDomain: "group.shared")
+        suiteSequence.watchesFolder = watchesFolder
+        var suiteChanges = suiteSequence.makeAsyncIterator()
         try other.setPersistentDomain(["shared": true], forName: "group.shared")
         try other.synchronize()
         #expect(await suiteChanges.next() == PreferenceChange(domain: "group.shared", key: "shared", value: true, isExternal: true))
