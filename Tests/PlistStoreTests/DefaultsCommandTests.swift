@@ -121,4 +121,34 @@ struct DefaultsCommandTests {
         #expect(store.integer(forKey: "fromTool") == 2)
         #expect(try defaults("read", "d", "fromLibrary").stdout == "1\n")
     }
+
+    /// Without a root, each domain lives in its own XDG folder, as an app's
+    /// `AppContainer(appID:)` has it.
+    @Test func xdgLayoutWithoutARoot() throws {
+        defer { root.remove() }
+        func run(_ arguments: [String]) throws -> Run {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: Built.path("plistconv"))
+            process.arguments = ["defaults"] + arguments
+            process.environment = ["HOME": root.path, "XDG_CONFIG_HOME": root.path + "/config", "XDG_DATA_HOME": root.path + "/data"]
+            let out = Pipe()
+            let err = Pipe()
+            process.standardOutput = out
+            process.standardError = err
+            try process.run()
+            let output = out.fileHandleForReading.readDataToEndOfFile()
+            let error = err.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return Run(status: process.terminationStatus, stdout: String(decoding: output, as: UTF8.self), stderr: String(decoding: error, as: UTF8.self))
+        }
+        #expect(try run(["write", "com.example.a", "k", "-int", "1"]).status == 0)
+        #expect(try run(["write", "com.example.b", "k", "-int", "2"]).status == 0)
+        let file = root.path + "/config/com.example.a/com.example.a.plist"
+        #expect(try Plist(contentsOf: file) == ["k": 1])
+        #expect(try run(["domains"]).stdout == "com.example.a, com.example.b\n")
+        #expect(try run(["read", "com.example.b", "k"]).stdout == "2\n")
+        let global = try run(["write", "NSGlobalDomain", "k", "v"])
+        #expect(global.status == 1)
+        #expect(global.stderr.contains("--container"))
+    }
 }
