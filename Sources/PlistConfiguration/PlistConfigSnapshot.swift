@@ -10,6 +10,7 @@ public import PlistKit
 /// let provider = try await ReloadingFileProvider<PlistConfigSnapshot>(filePath: "/etc/app/config.plist")
 /// let config = ConfigReader(provider: provider)
 /// let port = config.int(forKey: "http.port", default: 8080)
+/// // The provider reloads the file while its `run()` runs, in a ServiceGroup or a task.
 /// ```
 ///
 /// A key's components walk nested dictionaries (`http.port` is the `port` entry of the `http`
