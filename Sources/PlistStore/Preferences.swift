@@ -14,7 +14,7 @@ public import Foundation
 ///
 /// Lookups search, in order: the argument domain (`-key value` launch arguments), the store's
 /// own persistent domain, the suites added with ``addSuite(named:)``, the global domain and the
-/// registration domain (``register(defaults:)``, never saved). ``set(_:forKey:)`` changes the
+/// registration domain (``register(defaults:)``, never saved). `set(_:forKey:)` changes the
 /// store's own domain.
 ///
 /// Changes are kept in memory and written by a flush: ``synchronize()``, the debounced flush
@@ -40,6 +40,8 @@ public final class Preferences: Sendable {
 
     /// A store for the persistent domain `domain` in `container`.
     /// - Parameters:
+    ///   - domain: the persistent domain the store writes (its file is `<domain>.plist`).
+    ///   - container: the container whose `Library/Preferences` holds the domain files.
     ///   - arguments: the launch arguments without the program name; each `-key value` pair
     ///     becomes an entry of the argument domain, its value read as a property list (XML,
     ///     OpenStep or JSON text) or else taken as a string.
