@@ -21,6 +21,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        .package(url: "https://github.com/swift-extras/swift-extras-base64", from: "1.2.0"),
     ],
     targets: [
         .target(
@@ -35,7 +36,7 @@ let package = Package(
         ),
         .target(
             name: "PlistXML",
-            dependencies: ["PlistCore", "CLibXML2"],
+            dependencies: ["PlistCore", "CLibXML2", .product(name: "ExtrasBase64", package: "swift-extras-base64")],
             swiftSettings: settings + [.strictMemorySafety()]
         ),
         .target(
@@ -72,6 +73,7 @@ let package = Package(
             name: "PlistXMLTests",
             dependencies: [
                 "PlistCore", "PlistXML", "TestSupport", .product(name: "OrderedCollections", package: "swift-collections"),
+                .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             swiftSettings: settings),
         // Encodes a large model in a process of its own, for `ThreadTests` to count its threads.
