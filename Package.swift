@@ -25,6 +25,7 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-configuration", from: "1.4.0", traits: ["Reloading"]),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/swift-extras/swift-extras-base64", from: "1.2.0"),
     ],
     targets: [
         .target(
@@ -39,7 +40,7 @@ let package = Package(
         ),
         .target(
             name: "PlistXML",
-            dependencies: ["PlistCore", "CLibXML2"],
+            dependencies: ["PlistCore", "CLibXML2", .product(name: "ExtrasBase64", package: "swift-extras-base64")],
             swiftSettings: settings + [.strictMemorySafety()]
         ),
         .target(
@@ -94,6 +95,7 @@ let package = Package(
             name: "PlistXMLTests",
             dependencies: [
                 "PlistCore", "PlistXML", "TestSupport", .product(name: "OrderedCollections", package: "swift-collections"),
+                .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             swiftSettings: settings),
         // Encodes a large model in a process of its own, for `ThreadTests` to count its threads.

@@ -1,3 +1,4 @@
+import ExtrasBase64
 import PlistCore
 
 #if canImport(FoundationEssentials)
@@ -104,9 +105,63 @@ enum XMLScalars {
     /// Base64 read leniently, as CoreFoundation does: characters outside the alphabet are
     /// skipped, decoding stops at the first `=`, and a final incomplete group gives the whole
     /// bytes it holds.
+    ///
+    /// Writers put base64 in lines of whole groups between white space, and such a line decodes
+    /// alike strictly and leniently. So each line that is whole groups goes to
+    /// swift-extras-base64's strict decoder; from the first line that is not (or that it refuses),
+    /// the rest is read by ``lenientBase64(_:into:)``, the reference. Writers also give every
+    /// line but the last the same length, so a line is first taken to be as long as the one
+    /// before it: the strict decoder refuses white space, which catches a wrong guess.
     static func base64(_ text: Span<UInt8>) -> Data {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(text.count / 4 * 3)
+        // Every 4 characters give at most 3 bytes; 2 or 3 left over give 1 or 2 more.
+        let bytes = [UInt8](capacity: text.count / 4 * 3 + 2) { output in
+            var index = 0
+            var lineLength = 0
+            while true {
+                skipWhitespace(text, &index)
+                guard index < text.count else { return }
+                var end = index + lineLength
+                var count: Int
+                if lineLength > 0, end <= text.count, end == text.count || isXMLWhitespace(text[end]),
+                    let strict = strictBase64(text.extracting(index..<end), into: &output)
+                {
+                    count = strict
+                } else {
+                    end = index
+                    while end < text.count, !isXMLWhitespace(text[end]) { end += 1 }
+                    guard let strict = strictBase64(text.extracting(index..<end), into: &output) else {
+                        return lenientBase64(text.extracting(index...), into: &output)
+                    }
+                    count = strict
+                    lineLength = end - index
+                }
+                // Padding ends the data, as it does for the lenient reader.
+                if count < (end - index) / 4 * 3 { return }
+                index = end
+            }
+        }
+        return Data(bytes)
+    }
+
+    /// The bytes `line` decodes to, appended to `output`, if it is whole groups that the strict
+    /// decoder takes as the lenient reader would; otherwise nil, and nothing appended.
+    private static func strictBase64(_ line: Span<UInt8>, into output: inout OutputSpan<UInt8>) -> Int? {
+        guard line.count % 4 == 0, endsInWholePadding(line) else { return nil }
+        return try? Base64.decode(bytes: line, into: &output)
+    }
+
+    /// Whether the last group of `line` (whole groups) is padded as the strict decoder and the
+    /// lenient reader agree on: `=` only as its last character or its last two. (The strict
+    /// decoder takes `QQ=Q` as two bytes; the lenient reader stops at the `=`.)
+    private static func endsInWholePadding(_ line: Span<UInt8>) -> Bool {
+        let end = line.count
+        let equals = UInt8(ascii: "=")
+        return end == 0 || line[end - 4] != equals && line[end - 3] != equals
+            && (line[end - 2] != equals || line[end - 1] == equals)
+    }
+
+    /// Base64 read leniently, one character at a time: the reference for ``base64(_:)``.
+    static func lenientBase64(_ text: Span<UInt8>, into output: inout OutputSpan<UInt8>) {
         var accumulator: UInt32 = 0
         var bits = 0
         for index in 0..<text.count {
@@ -118,17 +173,16 @@ enum XMLScalars {
             case UInt8(ascii: "0")...UInt8(ascii: "9"): value = UInt32(character - UInt8(ascii: "0")) + 52
             case UInt8(ascii: "+"): value = 62
             case UInt8(ascii: "/"): value = 63
-            case UInt8(ascii: "="): return Data(bytes)
+            case UInt8(ascii: "="): return
             default: continue
             }
             accumulator = accumulator << 6 | value
             bits += 6
             if bits >= 8 {
                 bits -= 8
-                bytes.append(UInt8(truncatingIfNeeded: accumulator >> UInt32(bits)))
+                output.append(UInt8(truncatingIfNeeded: accumulator >> UInt32(bits)))
             }
         }
-        return Data(bytes)
     }
 
     private static func invalidInteger(_ text: Span<UInt8>) -> Rejection {

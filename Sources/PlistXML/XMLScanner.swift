@@ -91,6 +91,8 @@ private struct XMLScan {
     var current: Frame?
     var outer: [Frame] = []
     var position = 0
+    /// The keys of the dictionary being checked for repeats, in byte order (kept for its room).
+    var keysInOrder: [XMLTable.Node] = []
 
     init(options: PlistReadOptions) { budget = ReadBudget(options) }
 
@@ -445,6 +447,17 @@ private struct XMLScan {
         }
         if frame.isSorted, !frame.needsKeyCheck {
             nodes[frame.node].flags = XMLTable.Node.sortedKeys
+        } else if !frame.needsKeyCheck {
+            // Keys of plain ASCII are equal as strings exactly when their bytes are: sorted by
+            // bytes, a repeated key lies next to its twin. (As strings, each would be made and
+            // hashed.)
+            keysInOrder.removeAll(keepingCapacity: true)
+            for index in 0..<count / 2 { keysInOrder.append(nodes[Int(children[firstKey + 2 * index])]) }
+            keysInOrder.sort { Self.precedes(bytes, $0, $1) }
+            for index in keysInOrder.indices.dropFirst()
+            where !Self.precedes(bytes, keysInOrder[index - 1], keysInOrder[index]) {
+                throw Decline()
+            }
         } else {
             // A repeated key (equal as strings) keeps its first place and last value in the
             // libxml2 reader's dictionary: such documents are left to it.

@@ -6,12 +6,21 @@ extension XMLText {
     /// How many of eight bytes (the first in the low byte of `word`) are, from the first, ASCII
     /// text that needs no look: not below space (tab and line feed included, for simplicity),
     /// not `<`, `&` or `]`. 8 when all are.
+    ///
+    /// This runs for every eight bytes of text. Swift 6.3 does not inline PlistCore's `package`
+    /// word tests (`XMLText.bytes(equalTo:in:)`) into this module, `@inlinable` or not, and
+    /// calling them cost more than the scan itself; so the test is spelled out here.
     package static func plainLength(_ word: UInt64) -> Int {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highBits: UInt64 = 0x8080_8080_8080_8080
+        func equal(_ byte: UInt8) -> UInt64 {
+            let zeroWhereEqual = word ^ UInt64(byte) &* ones
+            return (zeroWhereEqual &- ones) & ~zeroWhereEqual & highBits
+        }
         let below = (word &- 0x20 &* ones) & ~word & highBits
-        let special = bytes(equalTo: 0x3C, in: word) | bytes(equalTo: 0x26, in: word) | bytes(equalTo: 0x5D, in: word)
         // Each test can flag a byte above a flagged one wrongly (a borrow), never below it, so
         // the lowest flag is exact.
-        return ((word & highBits) | below | special).trailingZeroBitCount / 8
+        return ((word & highBits) | below | equal(0x3C) | equal(0x26) | equal(0x5D)).trailingZeroBitCount / 8
     }
 
     /// The character the reference starting with the `&` at `index` stands for, and where the

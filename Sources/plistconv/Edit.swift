@@ -5,6 +5,7 @@ import PlistKit
 /// `plistconv insert KEYPATH -TYPE VALUE FILE...` (plutil's `-insert`).
 struct Insert: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "insert",
         abstract: "Add a value at a key path (plutil -insert).",
         discussion: """
             In a dictionary the key must be new (use replace to overwrite); in an array the value \
@@ -37,6 +38,7 @@ struct Insert: ParsableCommand {
 /// `plistconv replace KEYPATH -TYPE VALUE FILE...` (plutil's `-replace`).
 struct Replace: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "replace",
         abstract: "Set the value at a key path (plutil -replace).",
         discussion: """
             A dictionary key is added or overwritten; an array element is overwritten (plutil on \
@@ -59,7 +61,8 @@ struct Replace: ParsableCommand {
 
 /// `plistconv remove KEYPATH FILE...` (plutil's `-remove`).
 struct Remove: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Remove the value at a key path (plutil -remove).")
+    static let configuration = CommandConfiguration(
+        commandName: "remove", abstract: "Remove the value at a key path (plutil -remove).")
 
     @Argument(help: "Key path: keys separated by dots (\\. is a dot in a key), array indexes from 0.")
     var keyPath: String
@@ -75,6 +78,7 @@ struct Remove: ParsableCommand {
 /// `plistconv create FORMAT FILE...` (plutil's `-create`).
 struct Create: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "create",
         abstract: "Create property lists holding an empty dictionary (plutil -create).",
         discussion: "An existing file is left alone and reported (remove it first to start over)."
     )

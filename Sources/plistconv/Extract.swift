@@ -4,6 +4,7 @@ import PlistKit
 /// `plistconv extract KEYPATH FORMAT FILE` (plutil's `-extract`): prints the value at a key path.
 struct Extract: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "extract",
         abstract: "Print the value at a key path, as a property list or raw (plutil -extract).",
         discussion: """
             FORMAT is an output format or raw: raw prints strings as they are, numbers exactly, \

@@ -25,6 +25,24 @@ struct PlistConv: ParsableCommand {
     )
 
     static func main() {
-        main(CommandSpelling.normalized(Array(CommandLine.arguments.dropFirst())))
+        let arguments = CommandSpelling.normalized(Array(CommandLine.arguments.dropFirst()))
+        guard var command = parseNamedCommand(arguments) else { return main(arguments) }
+        do { try command.run() } catch { exit(withError: error) }
+    }
+
+    /// `arguments` parsed by the command their first word names alone, or nil when that command
+    /// does not accept them as they are (help, a usage error), which the whole tree then reports.
+    ///
+    /// Start-up is most of a small file's conversion, and parsing against the whole command tree
+    /// costs several times more than against the one command: it builds every command's
+    /// arguments, by reflection.
+    static func parseNamedCommand(_ arguments: [String]) -> (any ParsableCommand)? {
+        guard let verb = arguments.first,
+            let command = configuration.subcommands.first(where: { $0._commandName == verb })
+        else { return nil }
+        // A request for help parses as a help command: the whole tree gives the full help.
+        guard let parsed = try? command.parseAsRoot(Array(arguments.dropFirst())), type(of: parsed) == command
+        else { return nil }
+        return parsed
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import OrderedCollections
 import PlistCore
 @testable import PlistXML
 import TestSupport
@@ -109,6 +110,26 @@ import Testing
         }
         // Some mutations leave a document both read alike (a changed letter in a text).
         #expect(accepted > total / 10, "\(accepted) of \(total) read")
+    }
+
+    /// Dictionaries whose plain ASCII keys are out of order, which the scanner checks for
+    /// repeats by sorting their bytes: a repeat anywhere (first and last, adjacent, sharing an
+    /// eight-byte prefix, one key a prefix of another) is left to libxml2, and distinct keys are
+    /// read as libxml2 reads them.
+    @Test(arguments: [
+        (["b", "a"], true), (["b", "a", "b"], false), (["zz", "a", "zz"], false), (["c", "b", "a", "a"], false),
+        (["abcdefgh2", "abcdefgh1"], true), (["abcdefgh2", "abcdefgh1", "abcdefgh2"], false),
+        (["key1", "key"], true), (["key", "key1", "key"], false), (["", "x", ""], false), (["x", ""], true),
+        ((0..<40).map { "k\((7 * $0) % 40)" }, true), ((0..<40).map { "k\((7 * $0) % 40)" } + ["k17"], false),
+    ])
+    func unsortedKeysAreCheckedForRepeats(keys: [String], distinct: Bool) {
+        let body = "<dict>" + keys.enumerated().map { "<key>\($1)</key><integer>\($0)</integer>" }.joined() + "</dict>"
+        #expect(agrees(Self.document(body)) == distinct)
+        if !distinct {
+            // The repeat is read by libxml2: the first place, the last value.
+            let value = try? Plist(libxml2: Self.document(body))
+            #expect(value?.dictionary?.count == Set(keys).count)
+        }
     }
 
     /// Values the generator makes, written by the XML writer (sorted keys and not), read as

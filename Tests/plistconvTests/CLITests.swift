@@ -638,6 +638,35 @@ private let openStepMessage = "the value at key path \"zero\" is an integer, whi
     }
 }
 
+/// The command a verb names, parsed alone, is the command the whole tree parses: the fast start
+/// (`PlistConv.parseNamedCommand`) against its reference.
+@Suite struct NamedCommandParsingTests {
+    @Test(arguments: [
+        ["-f", "binary", "in.plist"], ["-f", "xml", "in.plist", "out.plist"], ["-convert", "json", "-r", "a", "-o", "b"],
+        ["convert", "--format", "binary1", "-e", "bplist", "a", "b"], ["-i", "in.plist", "-o", "out.plist"],
+        ["-i", "in.plist", "-f", "openstep"], ["lint", "-s", "a.plist", "-", "b.plist"], ["-lint", "a.plist"],
+        ["-p", "a.plist"], ["extract", "a.b.0", "raw", "a.plist"], ["-type", "a", "x.plist"],
+        ["-insert", "k", "-string", "v", "f.plist"], ["replace", "k", "-integer", "3", "f.plist"],
+        ["-remove", "k", "f.plist"], ["-create", "xml1", "f.plist"], ["archive-print", "a.plist"],
+        ["-f", "objc", "--header", "in.plist", "out.m"], ["convert", "-f", "json", "--json-values", "lossy", "x"],
+    ])
+    func agreesWithTheWholeTree(arguments: [String]) throws {
+        let normalized = CommandSpelling.normalized(arguments)
+        let fast = try #require(PlistConv.parseNamedCommand(normalized), "\(normalized)")
+        let reference = try PlistConv.parseAsRoot(normalized)
+        #expect(type(of: fast) == type(of: reference))
+        #expect(String(reflecting: fast) == String(reflecting: reference))
+    }
+
+    @Test(arguments: [
+        ["--help"], ["-h"], ["help"], ["convert", "--help"], ["-f", "yaml", "in.plist"], ["-f", "binary"], ["in.plist"],
+        ["-f", "binary", "a", "b", "c"], ["lint", "-x", "a"], ["--version"],
+    ])
+    func leavesHelpAndErrorsToTheWholeTree(arguments: [String]) {
+        #expect(PlistConv.parseNamedCommand(CommandSpelling.normalized(arguments)) == nil)
+    }
+}
+
 /// Parses `arguments` as the executable does, plutil's and libplist's spellings included.
 func parse(_ arguments: [String]) throws -> any ParsableCommand {
     try PlistConv.parseAsRoot(CommandSpelling.normalized(arguments))

@@ -34,9 +34,9 @@ extension BinaryTrailer {
             return (.string(try asciiString(bytes, start, count)), count)
         case 0x6:
             let (count, start) = try length(bytes, marker, at: offset, unit: 2)
-            scratch.removeAll(keepingCapacity: true)
-            try UnicodeText.appendUTF16(bytes, from: start, to: start + 2 * count, bigEndian: true, to: &scratch)
-            return (.string(String(decoding: scratch, as: UTF8.self)), 2 * count)
+            let string = try UnicodeText.string(
+                utf16: bytes, from: start, to: start + 2 * count, bigEndian: true, scratch: &scratch)
+            return (.string(string), 2 * count)
         case 0x8:
             let width = Int(marker & 0x0F) + 1
             guard width <= 8 else { throw PlistError(.invalidMarker(marker), at: offset) }

@@ -78,28 +78,48 @@ package enum UnicodeText {
         func unit(_ at: Int) -> UInt32 {
             bigEndian ? UInt32(bytes[at]) << 8 | UInt32(bytes[at + 1]) : UInt32(bytes[at + 1]) << 8 | UInt32(bytes[at])
         }
-        var position = start
-        while position < end {
-            var scalar = unit(position)
-            if scalar < 0x80 {
-                output.append(UInt8(scalar))
-                position += 2
-                continue
-            }
-            if scalar & 0xF800 == 0xD800 {
-                guard scalar < 0xDC00, position + 4 <= end, unit(position + 2) & 0xFC00 == 0xDC00 else {
-                    throw PlistError(.invalidUTF16, at: position)
+        // A unit gives at most 3 bytes, a surrogate pair 4: room for all, reserved once.
+        try output.append(addingCapacity: (end - start) / 2 * 3) { (utf8: inout OutputSpan<UInt8>) throws(PlistError) in
+            var position = start
+            while position < end {
+                var scalar = unit(position)
+                if scalar < 0x80 {
+                    utf8.append(UInt8(scalar))
+                    position += 2
+                    continue
                 }
-                scalar = 0x10000 + ((scalar - 0xD800) << 10 | (unit(position + 2) - 0xDC00))
+                if scalar & 0xF800 == 0xD800 {
+                    guard scalar < 0xDC00, position + 4 <= end, unit(position + 2) & 0xFC00 == 0xDC00 else {
+                        throw PlistError(.invalidUTF16, at: position)
+                    }
+                    scalar = 0x10000 + ((scalar - 0xD800) << 10 | (unit(position + 2) - 0xDC00))
+                    position += 2
+                }
+                appendUTF8(scalar, to: &utf8)
                 position += 2
             }
-            appendUTF8(scalar, to: &output)
-            position += 2
         }
+    }
+
+    /// The string of the UTF-16 code units in `bytes[start..<end]`, as ``appendUTF16(_:from:to:bigEndian:to:)``
+    /// reads them; `scratch` is room reused between strings.
+    package static func string(
+        utf16 bytes: Span<UInt8>, from start: Int, to end: Int, bigEndian: Bool, scratch: inout [UInt8]
+    ) throws(PlistError) -> String {
+        scratch.removeAll(keepingCapacity: true)
+        try appendUTF16(bytes, from: start, to: end, bigEndian: bigEndian, to: &scratch)
+        // SAFETY: `appendUTF16` writes only the UTF-8 forms of scalars below 0x110000 that are not
+        // surrogates, which is valid UTF-8; so it is not validated again.
+        return unsafe String(copying: UTF8Span(unchecked: scratch.span))
     }
 
     /// Appends the UTF-8 encoding of the Unicode scalar value `scalar` (below 0x110000).
     package static func appendUTF8(_ scalar: UInt32, to output: inout [UInt8]) {
+        output.append(addingCapacity: 4) { (utf8: inout OutputSpan<UInt8>) in appendUTF8(scalar, to: &utf8) }
+    }
+
+    /// Appends the UTF-8 encoding of the Unicode scalar value `scalar` (below 0x110000).
+    static func appendUTF8(_ scalar: UInt32, to output: inout OutputSpan<UInt8>) {
         if scalar < 0x80 {
             output.append(UInt8(scalar))
         } else if scalar < 0x800 {
