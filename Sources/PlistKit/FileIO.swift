@@ -41,6 +41,31 @@ enum FileIO {
         return try contents(ofDescriptor: fd)
     }
 
+    /// The file at `path` memory-mapped whatever its size, for reading parts of it lazily
+    /// (`BinaryPlistFile`): the system reads a page when it is first touched, and may drop it
+    /// again, so memory follows what is read. Anything but a regular file (a pipe, a terminal)
+    /// is read into memory. The mapping is private and read-only; a file truncated by another
+    /// process while mapped makes touching its lost pages fatal (SIGBUS, docs/SECURITY.md).
+    static func mappedContents(ofFile path: String) throws(PlistError) -> Data {
+        let fd = unsafe open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw systemError() }
+        defer { close(fd) }
+        var info = stat()
+        guard unsafe fstat(fd, &info) == 0 else { throw systemError() }
+        let size = Int(info.st_size)
+        guard (info.st_mode & S_IFMT) == S_IFREG else { return try contents(ofDescriptor: fd) }
+        guard size > 0 else { return Data() }
+        // SAFETY: a private read-only mapping of `size` bytes, unmapped by Data's deallocator.
+        guard let base = unsafe mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0), unsafe base != MAP_FAILED else {
+            throw systemError()
+        }
+        return unsafe Data(
+            bytesNoCopy: base, count: size,
+            deallocator: .custom { pointer, count in
+                _ = unsafe munmap(pointer, count)
+            })
+    }
+
     /// Everything readable from `fd` (a pipe, a terminal or a small file).
     static func contents(ofDescriptor fd: Int32) throws(PlistError) -> Data {
         var data = Data()
