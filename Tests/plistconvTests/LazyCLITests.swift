@@ -1,0 +1,117 @@
+import Foundation
+import OrderedCollections
+import PlistKit
+import TestSupport
+import Testing
+
+/// `extract` and `type` read a binary file lazily: only the value at the key path is read. A
+/// file whose damage lies elsewhere still answers (where `lint`, which reads it whole, fails),
+/// and a lookup in a file of tens of megabytes runs in a small fraction of the memory the
+/// whole-file reader takes for it, measured as the peak RSS of the child process.
+@Suite struct LazyCLITests {
+    /// `{"good": {"name": "ok"}, "bad": <an object whose offset points past the object area>}`.
+    static let damaged: [UInt8] = {
+        let value: Plist = ["good": ["name": "ok", "list": [1, 2, 3]], "bad": "x"]
+        var bytes = (try? value.binaryBytes()) ?? []
+        // Point the string "x" (the last object written) outside the object area.
+        let offsetSize = Int(bytes[bytes.count - 26])
+        let objectCount = Int(bytes[bytes.count - 17])
+        let tableOffset = Int(bytes[bytes.count - 1])
+        let entry = tableOffset + (objectCount - 1) * offsetSize
+        bytes[entry + offsetSize - 1] = 0xF0
+        return bytes
+    }()
+
+    @Test func extractAndTypeReadOnlyWhatTheyNeed() throws {
+        let folder = try TempFolder()
+        defer { folder.remove() }
+        let path = try folder.write(Self.damaged, to: "damaged.plist")
+        let lint = try Tool.run(["lint", path])
+        #expect(lint.status == 1, "the whole-file reader refuses it: \(lint)")
+        #expect(lint.stderr.contains("outside the object area"), "\(lint)")
+
+        #expect(try Tool.run(["extract", "good.name", "raw", path]).stdoutText == "ok\n")
+        #expect(try Tool.run(["extract", "good.list", "raw", path]).stdoutText == "3\n")
+        #expect(try Tool.run(["extract", "good", "raw", path]).stdoutText == "name\nlist\n")
+        #expect(try Tool.run(["extract", "", "raw", path]).stdoutText == "good\nbad\n")
+        #expect(try Tool.run(["type", "good.list", path]).stdoutText == "array\n")
+        let json = try Tool.run(["extract", "good", "json", path])
+        #expect(json.status == 0, "\(json)")
+        #expect(try Plist(bytes: json.stdout) == ["name": "ok", "list": [1, 2, 3]])
+
+        let bad = try Tool.run(["extract", "bad", "raw", path])
+        #expect(bad.status == 1)
+        #expect(bad.stderr.hasPrefix("plistconv: \(path): byte "), "\(bad)")
+        #expect(bad.stderr.contains("outside the object area"), "\(bad)")
+    }
+
+    /// A 30 MB binary file of 60,000 records: `extract` of one record's field takes far less
+    /// memory than the file, while `lint` (the whole-file reader, the peer) takes more than it.
+    @Test(.needsPython3, .timeLimit(.minutes(1)))
+    func extractRunsInMemoryBoundedByWhatItReads() throws {
+        let folder = try TempFolder()
+        defer { folder.remove() }
+        var records = OrderedDictionary<String, Plist>()
+        for index in 0..<60_000 {
+            var blob = [UInt8](repeating: UInt8(truncatingIfNeeded: index), count: 500)
+            withUnsafeBytes(of: index) { blob.replaceSubrange(0..<8, with: $0) }
+            records["rec\(index)"] = ["name": .string("record \(index)"), "blob": .data(Data(blob))]
+        }
+        let big = try folder.write(try Plist.dictionary(records).binaryBytes(), to: "big.plist")
+        let small = try folder.write(try Plist.dictionary(["rec1": ["name": "one"]]).binaryBytes(), to: "small.plist")
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: big)[.size] as? Int)
+        #expect(size > 30_000_000)
+
+        let baseline = try PeakRSS.run(["extract", "rec1.name", "raw", small], output: folder.path("out0"))
+        let lazy = try PeakRSS.run(["extract", "rec45678.name", "raw", big], output: folder.path("out1"))
+        let whole = try PeakRSS.run(["lint", big], output: folder.path("out2"))
+        #expect(baseline.status == 0 && lazy.status == 0 && whole.status == 0, "\(baseline) \(lazy) \(whole)")
+        #expect(baseline.peakBytes > 0, "\(baseline)")
+        #expect(try folder.read("out1") == Array("record 45678\n".utf8))
+        // The lazy lookup touches the top dictionary's keys and one record: a few megabytes.
+        #expect(lazy.peakBytes - baseline.peakBytes < size / 4, "lazy \(lazy), baseline \(baseline), file \(size)")
+        #expect(whole.peakBytes - baseline.peakBytes > size, "whole \(whole), baseline \(baseline), file \(size)")
+    }
+}
+
+/// Runs the built `plistconv` as a child process and measures its peak resident memory.
+///
+/// The child is forked by a small Python process, which reports `ru_maxrss` from `wait4`: a
+/// process started straight from the test runner would inherit the runner's own peak (Linux
+/// records the peak of the memory a process replaces at `exec`, and `posix_spawn` starts the
+/// child in the runner's memory).
+enum PeakRSS {
+    struct Result: CustomStringConvertible {
+        var status: Int32
+        var peakBytes: Int
+        var description: String { "exit \(status), peak \(peakBytes / 1024) KiB" }
+    }
+
+    static let script = """
+        import os, sys
+        out = os.open(sys.argv[1], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+        pid = os.fork()
+        if pid == 0:
+            os.dup2(out, 1)
+            os.execv(sys.argv[2], sys.argv[2:])
+        _, status, usage = os.wait4(pid, 0)
+        scale = 1 if sys.platform == "darwin" else 1024
+        print(os.waitstatus_to_exitcode(status), usage.ru_maxrss * scale)
+        """
+
+    static func run(_ arguments: [String], output: String) throws -> Result {
+        let executable = try Tool.location.get().path
+        let python = try #require(Oracles.python3)
+        let process = Process()
+        process.executableURL = python
+        process.arguments = ["-c", script, output, executable] + arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let report = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        let fields = report.split(whereSeparator: \.isWhitespace).compactMap { Int($0) }
+        guard fields.count == 2 else { throw POSIXError(.EIO) }
+        return Result(status: Int32(fields[0]), peakBytes: fields[1])
+    }
+}
