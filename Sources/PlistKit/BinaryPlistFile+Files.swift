@@ -14,8 +14,10 @@ extension BinaryPlistFile {
     public convenience init(
         contentsOf path: String, options: PlistReadOptions = .init(), maxIndexedEntries: Int = 1 << 22
     ) throws(PlistError) {
+        let (bytes, isMapped) = try FileIO.mappedContents(ofFile: path)
         try self.init(
-            bytes: try FileIO.mappedContents(ofFile: path), options: options, maxIndexedEntries: maxIndexedEntries)
+            bytes: bytes, options: options, maxIndexedEntries: maxIndexedEntries,
+            releasePages: isMapped ? FileIO.releaseMappedPages : nil)
     }
 
     /// Opens the binary property-list file at `url`, memory-mapped (see `init(contentsOf:options:maxIndexedEntries:)`).
@@ -50,5 +52,23 @@ extension BinaryPlistFile {
         _ type: T.Type, at steps: [PlistPathStep], using decoder: PlistDecoder = PlistDecoder()
     ) throws -> T {
         try decoder.decode(type, from: try value(at: steps))
+    }
+}
+
+extension BinaryPlistFile {
+    /// Writes the value at `path` as an XML property list to the file at `output`, as it reads
+    /// it (see `writeXML(at:options:to:)`): memory follows the value's depth and widest
+    /// dictionary, not its size. The file is replaced atomically: when reading or writing fails
+    /// part way, the old file is untouched and no partial file is left.
+    /// - Throws: `PlistError` from reading or writing, or `.io`.
+    public func writeXML(
+        at path: PlistKeyPath = PlistKeyPath(components: []), toFile output: String,
+        options: PlistWriteOptions = .init()
+    ) throws(PlistError) {
+        try FileIO.writeAtomically(to: output) { fd throws(PlistError) in
+            try writeXML(at: path, options: options) { chunk throws(PlistError) in
+                if let error = FileIO.writeAll(chunk, to: fd) { throw error }
+            }
+        }
     }
 }

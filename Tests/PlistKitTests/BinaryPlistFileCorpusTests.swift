@@ -85,3 +85,21 @@ import Testing
         #expect(try #require(throws: PlistError.self) { try BinaryPlistFile(contentsOf: missing) }.code == .io)
     }
 }
+
+/// XML written while a mapped binary file is walked is the in-memory writer's bytes, for every
+/// valid binary file of the corpus and of `Fixtures/`.
+@Suite struct BinaryXMLStreamCorpusTests {
+    static func check(_ url: URL) throws {
+        let whole = try Plist(binary: try Paths.bytes(url))
+        let file = try BinaryPlistFile(contentsOf: url)
+        var out: [UInt8] = []
+        try file.writeXML { chunk throws(PlistError) in out += chunk }
+        #expect(out == (try whole.xmlBytes()))
+    }
+
+    @Test(arguments: BinaryPlistFileCorpusTests.fixtureFiles)
+    func fixtures(url: URL) throws { try Self.check(url) }
+
+    @Test(.needsCorpus, arguments: Corpus.validBinary)
+    func corpusFiles(entry: Corpus.Entry) throws { try Self.check(entry.url) }
+}

@@ -45,33 +45,98 @@ import Testing
         #expect(bad.stderr.contains("outside the object area"), "\(bad)")
     }
 
-    /// A 30 MB binary file of 60,000 records: `extract` of one record's field takes far less
-    /// memory than the file, while `lint` (the whole-file reader, the peer) takes more than it.
+    /// A 51 MB binary file of 8,000 records (and 100 nested arrays): `extract` of one record's field takes far less
+    /// memory than the file, while `lint` (the whole-file reader, the peer) takes more than it;
+    /// `--stream` converts it to XML, the in-memory conversion's bytes, in a fraction of the
+    /// in-memory conversion's memory.
     @Test(.needsPython3, .timeLimit(.minutes(1)))
     func extractRunsInMemoryBoundedByWhatItReads() throws {
         let folder = try TempFolder()
         defer { folder.remove() }
-        var records = OrderedDictionary<String, Plist>()
-        for index in 0..<60_000 {
-            var blob = [UInt8](repeating: UInt8(truncatingIfNeeded: index), count: 500)
-            withUnsafeBytes(of: index) { blob.replaceSubrange(0..<8, with: $0) }
-            records["rec\(index)"] = ["name": .string("record \(index)"), "blob": .data(Data(blob))]
-        }
-        let big = try folder.write(try Plist.dictionary(records).binaryBytes(), to: "big.plist")
+        // Written by the benchmarks' generator (Benchmarks/large-inputs.py), scaled down.
+        let big = folder.path("big.plist")
+        let generator = Process()
+        generator.executableURL = try #require(Oracles.python3)
+        generator.arguments = [
+            Paths.repository.appendingPathComponent("Benchmarks/large-inputs.py").path, "binary", big,
+            "--records", "8000", "--blob", "6400", "--depth", "100",
+        ]
+        try generator.run()
+        generator.waitUntilExit()
+        #expect(generator.terminationStatus == 0)
         let small = try folder.write(try Plist.dictionary(["rec1": ["name": "one"]]).binaryBytes(), to: "small.plist")
         let size = try #require(try FileManager.default.attributesOfItem(atPath: big)[.size] as? Int)
-        #expect(size > 30_000_000)
+        #expect(size > 50_000_000)
 
         let baseline = try PeakRSS.run(["extract", "rec1.name", "raw", small], output: folder.path("out0"))
-        let lazy = try PeakRSS.run(["extract", "rec45678.name", "raw", big], output: folder.path("out1"))
+        let lazy = try PeakRSS.run(["extract", "rec5678.name", "raw", big], output: folder.path("out1"))
         let whole = try PeakRSS.run(["lint", big], output: folder.path("out2"))
         #expect(baseline.status == 0 && lazy.status == 0 && whole.status == 0, "\(baseline) \(lazy) \(whole)")
         #expect(baseline.peakBytes > 0, "\(baseline)")
-        #expect(try folder.read("out1") == Array("record 45678\n".utf8))
+        #expect(try folder.read("out1") == Array("record 5678\n".utf8))
         // The lazy lookup touches the top dictionary's keys and one record: a few megabytes.
         #expect(lazy.peakBytes - baseline.peakBytes < size / 4, "lazy \(lazy), baseline \(baseline), file \(size)")
         #expect(whole.peakBytes - baseline.peakBytes > size, "whole \(whole), baseline \(baseline), file \(size)")
+
+        let streamed = try PeakRSS.run(["-f", "xml", "--stream", big, folder.path("streamed.xml")], output: folder.path("out3"))
+        let inMemory = try PeakRSS.run(["-f", "xml", big, folder.path("memory.xml")], output: folder.path("out4"))
+        #expect(streamed.status == 0 && inMemory.status == 0, "\(streamed) \(inMemory)")
+        #expect(try folder.read("streamed.xml") == (try folder.read("memory.xml")))
+        #expect(streamed.peakBytes - baseline.peakBytes < size / 2, "streamed \(streamed), baseline \(baseline)")
+        #expect(inMemory.peakBytes - baseline.peakBytes > 2 * size, "in memory \(inMemory), baseline \(baseline)")
     }
+
+    @Test func streamingMatchesTheInMemoryConversion() throws {
+        let folder = try TempFolder()
+        defer { folder.remove() }
+        for (index, input) in ([Fixtures.url("sample/Info.binary.plist").path] + BinaryFiles.fixtures).enumerated() {
+            let streamed = try Tool.run(["-f", "xml", "--stream", input, folder.path("s\(index).xml")])
+            let inMemory = try Tool.run(["-f", "xml", input, folder.path("m\(index).xml")])
+            #expect(streamed.status == 0 && inMemory.status == 0, "\(streamed) \(inMemory)")
+            #expect(try folder.read("s\(index).xml") == (try folder.read("m\(index).xml")), "\(input)")
+            let toStdout = try Tool.run(["convert", "-f", "xml", "--stream", "-o", "-", input])
+            #expect(toStdout.stdout == (try folder.read("m\(index).xml")))
+        }
+    }
+
+    /// A failed streaming conversion says why and where, and leaves no output (an existing
+    /// output file keeps its bytes).
+    @Test func failedStreamingLeavesNoOutput() throws {
+        let folder = try TempFolder()
+        defer { folder.remove() }
+        let damaged = try folder.write(Self.damaged, to: "damaged.plist")
+        let run = try Tool.run(["-f", "xml", "--stream", damaged, folder.path("out.xml")])
+        #expect(run.status == 1)
+        #expect(run.stderr.hasPrefix("plistconv: \(damaged): byte "), "\(run)")
+        #expect(run.stderr.contains("outside the object area"), "\(run)")
+        try folder.write(Array("old".utf8), to: "old.xml")
+        let again = try Tool.run(["-f", "xml", "--stream", damaged, folder.path("old.xml")])
+        #expect(again.status == 1)
+        #expect(try folder.names() == ["damaged.plist", "old.xml"])
+        #expect(try folder.read("old.xml") == Array("old".utf8))
+
+        let sample = Fixtures.url("sample/Info.binary.plist").path
+        let limited = try Tool.run(["-f", "xml", "--stream", "--max-output-bytes", "300", sample, folder.path("l.xml")])
+        #expect(limited.status == 1)
+        #expect(limited.stderr.contains("larger than 300 bytes"), "\(limited)")
+        #expect(try folder.names() == ["damaged.plist", "old.xml"])
+        let text = try Tool.run(["-f", "xml", "--stream", Fixtures.url("valid/scalars.xml.plist").path, folder.path("t.xml")])
+        #expect(text.status == 1)
+        #expect(text.stderr.contains("--stream reads binary input only"), "\(text)")
+        let usage = try Tool.run(["-f", "json", "--stream", sample, folder.path("j.json")])
+        #expect(usage.status == 64, "\(usage)")
+    }
+}
+
+/// The repository's valid binary fixtures.
+enum BinaryFiles {
+    static let fixtures: [String] = {
+        let folder = Fixtures.url("valid").path
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        let files = names.filter { $0.contains(".binary.") }.sorted().map { folder + "/" + $0 }
+        precondition(files.count >= 4, "Fixtures/valid has binary files")
+        return files
+    }()
 }
 
 /// Runs the built `plistconv` as a child process and measures its peak resident memory.

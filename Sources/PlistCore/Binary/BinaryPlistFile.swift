@@ -25,11 +25,15 @@ public import Foundation
 /// PlistKit's `BinaryPlistFile(contentsOf:)` maps a file into memory; see the "Large files"
 /// article for what happens when another process truncates a mapped file.
 public final class BinaryPlistFile: Sendable {
-    private let bytes: Data
-    private let trailer: BinaryTrailer
-    private let options: PlistReadOptions
+    let bytes: Data
+    let trailer: BinaryTrailer
+    let options: PlistReadOptions
     private let maxIndexedEntries: Int
     private let indexes = Mutex(DictionaryIndexes())
+    /// Drops the pages of `bytes` that are in memory, for bytes mapped from a file (which the
+    /// system reads again when they are touched): a walk of the whole file (`writeXML`) calls
+    /// it as it goes, so that its resident memory stays bounded.
+    let releasePages: (@Sendable (Data) -> Void)?
 
     /// Dictionaries with fewer entries are always searched key by key.
     static let indexThreshold = 32
@@ -42,13 +46,21 @@ public final class BinaryPlistFile: Sendable {
     ///     that later lookups in it take constant time instead of reading its keys; 0 turns
     ///     indexes off.
     /// - Throws: `PlistError` for a header, trailer or offset table that is not valid.
-    public init(bytes: Data, options: PlistReadOptions = .init(), maxIndexedEntries: Int = 1 << 22)
+    public convenience init(bytes: Data, options: PlistReadOptions = .init(), maxIndexedEntries: Int = 1 << 22)
         throws(PlistError)
     {
+        try self.init(bytes: bytes, options: options, maxIndexedEntries: maxIndexedEntries, releasePages: nil)
+    }
+
+    /// Opens `bytes`; `releasePages` drops their resident pages (see the property).
+    package init(
+        bytes: Data, options: PlistReadOptions, maxIndexedEntries: Int, releasePages: (@Sendable (Data) -> Void)?
+    ) throws(PlistError) {
         self.bytes = bytes
         trailer = try BinaryTrailer(bytes.span, maxObjects: .max)
         self.options = options
         self.maxIndexedEntries = maxIndexedEntries
+        self.releasePages = releasePages
     }
 
     /// Opens the binary property list in `bytes` (copied).
@@ -174,14 +186,14 @@ public final class BinaryPlistFile: Sendable {
     }
 
     /// An object found at the end of a path.
-    private struct Place {
+    struct Place {
         var ref: Int
         var offset: Int
         var marker: UInt8
     }
 
     /// The object at the end of `steps`. With `plutil`, a key in an array is read as an index.
-    private func locate(_ span: Span<UInt8>, _ steps: [PlistPathStep], plutil: Bool) throws(PlistError) -> Place {
+    func locate(_ span: Span<UInt8>, _ steps: [PlistPathStep], plutil: Bool) throws(PlistError) -> Place {
         let budget = ReadBudget(options)
         var ref = trailer.topObject
         var offset = try trailer.checkedOffset(of: ref, in: span)
@@ -297,7 +309,7 @@ public final class BinaryPlistFile: Sendable {
         }
     }
 
-    private static func steps(_ path: PlistKeyPath) -> [PlistPathStep] { path.components.map { .key($0) } }
+    static func steps(_ path: PlistKeyPath) -> [PlistPathStep] { path.components.map { .key($0) } }
 
     private static func keyPath(_ steps: some Collection<PlistPathStep>) -> PlistKeyPath {
         PlistKeyPath(
