@@ -41,7 +41,8 @@ extension BinaryPlistFile {
     /// - Throws: `PlistError` when the path leads nowhere or the value does not read, else the
     ///   decoder's `DecodingError` (its coding path starts at `path`'s value).
     public func decode<T: Decodable>(
-        _ type: T.Type, at path: PlistKeyPath = PlistKeyPath(components: []), using decoder: PlistDecoder = PlistDecoder()
+        _ type: T.Type, at path: PlistKeyPath = PlistKeyPath(components: []),
+        using decoder: PlistDecoder = PlistDecoder()
     ) throws -> T {
         try decoder.decode(type, from: try value(at: path))
     }

@@ -67,8 +67,12 @@ import Testing
         let file = try BinaryPlistFile(contentsOf: url)
         let whole = try PlistDecoder().decode(Info.self, from: try Data(contentsOf: url))
         #expect(try file.decode(Info.self) == whole)
-        #expect(try file.decode([String].self, at: "UISupportedInterfaceOrientations") == whole.UISupportedInterfaceOrientations)
-        #expect(try file.decode(String.self, at: [.key("UISupportedInterfaceOrientations"), .index(0)]) == whole.UISupportedInterfaceOrientations[0])
+        #expect(
+            try file.decode([String].self, at: "UISupportedInterfaceOrientations")
+                == whole.UISupportedInterfaceOrientations)
+        #expect(
+            try file.decode(String.self, at: [.key("UISupportedInterfaceOrientations"), .index(0)])
+                == whole.UISupportedInterfaceOrientations[0])
         #expect(throws: DecodingError.self) { try file.decode(Int.self, at: "CFBundleIdentifier") }
         #expect(throws: PlistError.self) { try file.decode(Int.self, at: "missing") }
     }

@@ -78,7 +78,8 @@ import Testing
         #expect(lazy.peakBytes - baseline.peakBytes < size / 4, "lazy \(lazy), baseline \(baseline), file \(size)")
         #expect(whole.peakBytes - baseline.peakBytes > size, "whole \(whole), baseline \(baseline), file \(size)")
 
-        let streamed = try PeakRSS.run(["-f", "xml", "--stream", big, folder.path("streamed.xml")], output: folder.path("out3"))
+        let streamed = try PeakRSS.run(
+            ["-f", "xml", "--stream", big, folder.path("streamed.xml")], output: folder.path("out3"))
         let inMemory = try PeakRSS.run(["-f", "xml", big, folder.path("memory.xml")], output: folder.path("out4"))
         #expect(streamed.status == 0 && inMemory.status == 0, "\(streamed) \(inMemory)")
         #expect(try folder.read("streamed.xml") == (try folder.read("memory.xml")))
@@ -120,7 +121,9 @@ import Testing
         #expect(limited.status == 1)
         #expect(limited.stderr.contains("larger than 300 bytes"), "\(limited)")
         #expect(try folder.names() == ["damaged.plist", "old.xml"])
-        let text = try Tool.run(["-f", "xml", "--stream", Fixtures.url("valid/scalars.xml.plist").path, folder.path("t.xml")])
+        let text = try Tool.run([
+            "-f", "xml", "--stream", Fixtures.url("valid/scalars.xml.plist").path, folder.path("t.xml"),
+        ])
         #expect(text.status == 1)
         #expect(text.stderr.contains("--stream reads binary input only"), "\(text)")
         let usage = try Tool.run(["-f", "json", "--stream", sample, folder.path("j.json")])

@@ -225,7 +225,8 @@ public final class BinaryPlistFile: Sendable {
                 }
             default:
                 let type = try typeName(span, Place(ref: ref, offset: offset, marker: marker))
-                throw PlistError(.notAContainer(keyPath: Self.keyPath(steps.prefix(depth)).description, type: type), at: 0)
+                throw PlistError(
+                    .notAContainer(keyPath: Self.keyPath(steps.prefix(depth)).description, type: type), at: 0)
             }
             guard let next else {
                 throw PlistError(.noValueAtKeyPath(Self.keyPath(steps.prefix(depth + 1)).description), at: 0)
@@ -276,7 +277,9 @@ public final class BinaryPlistFile: Sendable {
                 let (length, keyStart) = try trailer.length(span, keyMarker, at: keyOffset, unit: 1)
                 matches = Self.equal(span.extracting(keyStart..<keyStart + length), text.span)
             case 0x5, 0x6:
-                guard case .string(let found) = try trailer.scalar(span, keyMarker, at: keyOffset, scratch: &scratch).value
+                guard
+                    case .string(let found) = try trailer.scalar(span, keyMarker, at: keyOffset, scratch: &scratch)
+                        .value
                 else { preconditionFailure("a 0x5X or 0x6X object reads as a string") }
                 matches = found == key
             default:
