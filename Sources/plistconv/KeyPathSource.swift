@@ -10,7 +10,8 @@ enum KeyPathSource {
     /// Opens `path` (`-` is standard input, read whole). A file that does not open as a binary
     /// property list is read whole, so that its error is the whole-file reader's.
     static func open(_ path: String) throws(PlistError) -> KeyPathSource {
-        if path != "-", let file = try? BinaryPlistFile(contentsOf: path) { return .lazy(file) }
+        // A command makes a few lookups: no key index would pay for itself.
+        if path != "-", let file = try? BinaryPlistFile(contentsOf: path, maxIndexedEntries: 0) { return .lazy(file) }
         return .whole(try Terminal.read(path).value)
     }
 
