@@ -98,4 +98,39 @@ import Testing
             }
         }
     }
+
+    /// `check()` accepts what `Plist(binary:)` reads and refuses what it refuses: random values,
+    /// every truncation and corrupted byte of a small file, cycles and bombs.
+    @Test func checkAgreesWithTheWholeFileReader() async throws {
+        await propertyCheck(count: 30, input: Self.values) { value in
+            try BinaryPlistFile(bytes: try value.binaryBytes()).check()
+        }
+        let small = BinaryHostileTests.small
+        var cases = (41..<small.count).map { Array(small[0..<$0]) }
+        for position in small.indices {
+            for byte: UInt8 in [0x00, 0x0F, 0x7F, 0x80, 0xFF] {
+                var bytes = small
+                bytes[position] = byte
+                cases.append(bytes)
+            }
+        }
+        var bomb = BinaryBuilder(objects: [[0x10, 1]])
+        for _ in 0..<64 { bomb.objects.append(bomb.container(0xA0, [bomb.objects.count - 1, bomb.objects.count - 1])) }
+        bomb.top = 64
+        cases.append(bomb.bytes())
+        var refused = 0
+        for bytes in cases {
+            guard let file = try? BinaryPlistFile(bytes: bytes) else { continue }
+            let whole = Result { () throws(PlistError) in try Plist(binary: bytes) }
+            let checked = Result { () throws(PlistError) in try file.check() }
+            switch (whole, checked) {
+            case (.success, .success): break
+            case (.failure, .failure(let error)):
+                refused += 1
+                #expect(try #require(error.byteOffset) < bytes.count, "\(error)")
+            default: Issue.record("\(bytes): whole \(whole), check \(checked)")
+            }
+        }
+        #expect(refused > 100)
+    }
 }

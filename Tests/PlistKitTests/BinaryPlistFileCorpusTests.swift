@@ -32,6 +32,7 @@ import Testing
     static func checkAgreement(_ url: URL) throws {
         let whole = try Plist(binary: try Paths.bytes(url))
         let file = try BinaryPlistFile(contentsOf: url)
+        try file.check()
         #expect(try file.value().isIdentical(to: whole))
         #expect(LazyAgreement.mismatches(file, whole) == [])
     }
@@ -55,6 +56,7 @@ import Testing
         } catch {
             #expect(try #require(error.byteOffset) < bytes.count, "\(error)")
         }
+        #expect(throws: PlistError.self, "check() reads the whole file") { try file.check() }
     }
 
     struct Info: Decodable, Equatable {

@@ -29,6 +29,10 @@ import Testing
         let lint = try Tool.run(["lint", path])
         #expect(lint.status == 1, "the whole-file reader refuses it: \(lint)")
         #expect(lint.stderr.contains("outside the object area"), "\(lint)")
+        let quick = try Tool.run(["lint", "--quick", path])
+        #expect(quick.status == 1 && quick.stderr == lint.stderr, "\(quick)")
+        let sample = Fixtures.url("sample/Info.binary.plist").path
+        #expect(try Tool.run(["lint", "--quick", sample]).stdoutText == "\(sample): OK\n")
 
         #expect(try Tool.run(["extract", "good.name", "raw", path]).stdoutText == "ok\n")
         #expect(try Tool.run(["extract", "good.list", "raw", path]).stdoutText == "3\n")
@@ -71,6 +75,8 @@ import Testing
         let baseline = try PeakRSS.run(["extract", "rec1.name", "raw", small], output: folder.path("out0"))
         let lazy = try PeakRSS.run(["extract", "rec5678.name", "raw", big], output: folder.path("out1"))
         let whole = try PeakRSS.run(["lint", big], output: folder.path("out2"))
+        let quick = try PeakRSS.run(["lint", "--quick", big], output: folder.path("out5"))
+        #expect(quick.status == 0 && quick.peakBytes < whole.peakBytes / 2, "quick \(quick), whole \(whole)")
         #expect(baseline.status == 0 && lazy.status == 0 && whole.status == 0, "\(baseline) \(lazy) \(whole)")
         #expect(baseline.peakBytes > 0, "\(baseline)")
         #expect(try folder.read("out1") == Array("record 5678\n".utf8))

@@ -27,35 +27,54 @@ extension BinaryPlistFile {
         let steps = Self.steps(path)
         let place = try locate(span, steps, plutil: true)
         var streamer = XMLStreamer(
-            trailer: trailer, budget: ReadBudget(self.options), sortsKeys: options.sortsKeys,
+            file: self, budget: ReadBudget(self.options), sortsKeys: options.sortsKeys,
             text: XMLOutput(options: options, capacity: XMLStreamer.chunkSize + 64 * 1024))
-        // The pages of a mapped file are dropped after each 8 MiB of output, so that resident
-        // memory follows what was read lately, not the whole file.
-        var sinceRelease = 0
-        let release = releasePages
-        try streamer.value(span, place.ref, depth: 0, readDepth: steps.count) { chunk throws(PlistError) in
-            try write(chunk)
-            sinceRelease += chunk.count
-            if let release, sinceRelease >= 8 << 20 {
-                release(storage)
-                sinceRelease = 0
-            }
+        try streamer.value(span, place.ref, depth: 0, readDepth: steps.count, write)
+        try write(streamer.text?.finish() ?? [])
+    }
+
+    /// Reads everything in the file, as `Plist(binary:)` does (the offset table, and every
+    /// object reachable from the top, with the file's read limits), without keeping any of it:
+    /// memory follows the depth and the widest dictionary, not the file's size. A value shared
+    /// through references is read at every use, as the limits count it.
+    /// - Throws: `PlistError`: the error reading the whole file gives (or, for a file with
+    ///   several problems, another of them), with its byte offset.
+    public func check() throws(PlistError) {
+        let storage = bytes
+        let span = storage.span
+        guard trailer.objectCount <= options.maxObjects else {
+            throw PlistError(.tooManyObjects(limit: options.maxObjects), at: span.count - BinaryTrailer.size + 8)
         }
-        try write(streamer.text.finish())
+        try trailer.validateOffsets(span)
+        var walker = XMLStreamer(file: self, budget: ReadBudget(options), sortsKeys: false, text: nil)
+        try walker.value(span, trailer.topObject, depth: 0, readDepth: 0) { _ throws(PlistError) in }
     }
 }
 
-/// Walks objects of a binary file depth first and writes each as XML as it meets it.
+/// Walks objects of a binary file depth first and writes each as XML as it meets it (or, with
+/// no `text`, only reads it).
 private struct XMLStreamer {
     static let chunkSize = 1 << 20
 
-    let trailer: BinaryTrailer
+    let file: BinaryPlistFile
     var budget: ReadBudget
     let sortsKeys: Bool
-    var text: XMLOutput
+    var text: XMLOutput?
     /// The containers being written: meeting one again is a cycle.
     var open: Set<Int> = []
     var scratch: [UInt8] = []
+    /// About how many bytes were read since a mapped file's pages were last dropped: they are
+    /// dropped every 8 MiB, so that resident memory follows what was read lately, not the file.
+    var readSinceRelease = 0
+
+    var trailer: BinaryTrailer { file.trailer }
+
+    init(file: BinaryPlistFile, budget: ReadBudget, sortsKeys: Bool, text: XMLOutput?) {
+        self.file = file
+        self.budget = budget
+        self.sortsKeys = sortsKeys
+        self.text = text
+    }
 
     /// Writes object `ref`, indented `depth` tabs, found inside `readDepth` containers of the file.
     mutating func value(
@@ -68,33 +87,38 @@ private struct XMLStreamer {
         case 0xA, 0xC:
             try enter(ref, at: offset, readDepth: readDepth)
             let (count, start) = try trailer.length(span, marker, at: offset, unit: trailer.referenceSize)
-            if try text.open("array", isEmpty: count == 0, depth: depth) {
+            if try text?.open("array", isEmpty: count == 0, depth: depth) ?? true {
                 for index in 0..<count {
                     let child = try trailer.reference(span, at: start + index * trailer.referenceSize)
                     try value(span, child, depth: depth + 1, readDepth: readDepth + 1, write)
                 }
-                text.close("array", depth: depth)
+                text?.close("array", depth: depth)
             }
             open.remove(ref)
         case 0xD:
             try enter(ref, at: offset, readDepth: readDepth)
             let entries = try self.entries(span, marker, at: offset)
-            if try text.open("dict", isEmpty: entries.isEmpty, depth: depth) {
-                let order = sortsKeys ? KeyOrder.sortedOrder(entries.keys) : nil
+            if try text?.open("dict", isEmpty: entries.isEmpty, depth: depth) ?? true {
+                let order = sortsKeys && text != nil ? KeyOrder.sortedOrder(entries.keys) : nil
                 for position in 0..<entries.count {
                     let (key, child) = entries.elements[order?[position] ?? position]
-                    try text.key(key.utf8.span, depth: depth + 1)
+                    try text?.key(key.utf8.span, depth: depth + 1)
                     try value(span, child, depth: depth + 1, readDepth: readDepth + 1, write)
                 }
-                text.close("dict", depth: depth)
+                text?.close("dict", depth: depth)
             }
             open.remove(ref)
         default:
             let (scalar, contentBytes) = try trailer.scalar(span, marker, at: offset, scratch: &scratch)
             try budget.countValue(contentBytes: contentBytes, at: offset)
-            try text.scalar(scalar, depth: depth)
+            try text?.scalar(scalar, depth: depth)
+            readSinceRelease += contentBytes + 16
+            if readSinceRelease >= 8 << 20, let release = file.releasePages {
+                release(file.bytes)
+                readSinceRelease = 0
+            }
         }
-        if text.count >= Self.chunkSize { try write(text.drain()) }
+        if (text?.count ?? 0) >= Self.chunkSize, let chunk = text?.drain() { try write(chunk) }
     }
 
     /// Counts container `ref` and marks it open, after checking its depth and that it is not
