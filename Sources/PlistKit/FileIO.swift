@@ -41,6 +41,48 @@ package enum FileIO {
         return try contents(ofDescriptor: fd)
     }
 
+    /// The file at `path` memory-mapped whatever its size, for reading parts of it lazily
+    /// (`BinaryPlistFile`): the system reads a page when it is first touched, and may drop it
+    /// again, so memory follows what is read. Anything but a regular file (a pipe, a terminal)
+    /// is read into memory. The mapping is private and read-only; a file truncated by another
+    /// process while mapped makes touching its lost pages fatal (SIGBUS, docs/SECURITY.md).
+    /// Returns the bytes and whether they are mapped (`releaseMappedPages` applies to them).
+    static func mappedContents(ofFile path: String) throws(PlistError) -> (bytes: Data, isMapped: Bool) {
+        let fd = unsafe open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw systemError() }
+        defer { close(fd) }
+        var info = stat()
+        guard unsafe fstat(fd, &info) == 0 else { throw systemError() }
+        let size = Int(info.st_size)
+        guard (info.st_mode & S_IFMT) == S_IFREG else { return (try contents(ofDescriptor: fd), false) }
+        guard size > 0 else { return (Data(), false) }
+        // SAFETY: a private read-only mapping of `size` bytes, unmapped by Data's deallocator.
+        guard let base = unsafe mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0), unsafe base != MAP_FAILED else {
+            throw systemError()
+        }
+        let bytes = unsafe Data(
+            bytesNoCopy: base, count: size,
+            deallocator: .custom { pointer, count in
+                _ = unsafe munmap(pointer, count)
+            })
+        return (bytes, true)
+    }
+
+    /// Drops the resident pages of `bytes`, a mapping made by `mappedContents(ofFile:)`: the
+    /// system reads them from the file again when they are touched. Only for such mappings
+    /// (on other memory, `MADV_DONTNEED` would discard its contents).
+    @Sendable static func releaseMappedPages(_ bytes: Data) {
+        #if os(Linux)
+        // SAFETY: the range is the mapping itself (read-only, private, never written), whose
+        // pages the kernel reads back from the file on the next access; nothing is read or
+        // written through the pointer here.
+        unsafe bytes.withUnsafeBytes { buffer in
+            guard let base = buffer.baseAddress else { return }
+            _ = unsafe madvise(UnsafeMutableRawPointer(mutating: base), buffer.count, MADV_DONTNEED)
+        }
+        #endif
+    }
+
     /// Everything readable from `fd` (a pipe, a terminal or a small file).
     static func contents(ofDescriptor fd: Int32) throws(PlistError) -> Data {
         var data = Data()
@@ -62,6 +104,15 @@ package enum FileIO {
     /// fails, the old file is untouched and the temporary file removed. A symbolic link at
     /// `path` is followed, so the file it points to is replaced and the link kept.
     package static func writeAtomically(_ bytes: [UInt8], to path: String) throws(PlistError) {
+        try writeAtomically(to: path) { fd throws(PlistError) in
+            if let error = writeAll(bytes, to: fd) { throw error }
+        }
+    }
+
+    /// Replaces the file at `path` with what `produce` writes to the descriptor it is given, as
+    /// `writeAtomically(_:to:)` does: if `produce` throws, the old file is untouched, the
+    /// temporary file removed, and its error thrown. For writers that stream their output.
+    static func writeAtomically(to path: String, _ produce: (Int32) throws(PlistError) -> Void) throws(PlistError) {
         let target = try resolvingLink(path)
         let folder = target.lastIndex(of: "/").map { String(target[...$0]) } ?? ""
         let name = target.split(separator: "/").last.map(String.init) ?? target
@@ -78,7 +129,9 @@ package enum FileIO {
         guard fd >= 0 else { throw systemError() }
         var failure: PlistError?
         if let oldMode, fchmod(fd, oldMode) != 0 { failure = systemError() }
-        if failure == nil { failure = writeAll(bytes, to: fd) }
+        if failure == nil {
+            do throws(PlistError) { try produce(fd) } catch { failure = error }
+        }
         if failure == nil, fsync(fd) != 0 { failure = systemError() }
         if close(fd) != 0, failure == nil { failure = systemError() }
         if failure == nil, unsafe rename(temporary, target) != 0 { failure = systemError() }

@@ -59,6 +59,23 @@ struct Convert: ParsableCommand {
     @Flag(name: .short, help: "Print nothing but errors.")
     var silent = false
 
+    @Flag(
+        help: """
+            Binary to XML: write the XML as the input is read, in memory bounded by the depth and \
+            the widest dictionary instead of the file's size (automatic for binary files of 64 MiB or more).
+            """)
+    var stream = false
+
+    @Option(
+        help: """
+            The most bytes an output may have (default: 256 MiB; when streaming, 64 times the input's \
+            size and at least 256 MiB).
+            """)
+    var maxOutputBytes: Int?
+
+    @Option(help: "The deepest nesting of arrays and dictionaries read and written (default: 512).")
+    var maxDepth: Int?
+
     /// Set when the command word was left out: a second file is then the output.
     @Flag(name: .customLong("input-output"), help: .hidden)
     var inputOutput = false
@@ -87,6 +104,11 @@ struct Convert: ParsableCommand {
         if output != nil, `extension` != nil { throw ValidationError("give either -o or -e, not both") }
         if files.filter({ $0 == "-" }).count > 1 { throw ValidationError("standard input can be read only once") }
         if header, format != .objc { throw ValidationError("--header goes with -f objc") }
+        if stream, format != .xml && !(format == nil && libplist) || stream && resolveArchive {
+            throw ValidationError("--stream converts binary input to XML (-f xml), without --resolve-archive")
+        }
+        if let maxOutputBytes, maxOutputBytes < 1 { throw ValidationError("--max-output-bytes must be positive") }
+        if let maxDepth, maxDepth < 1 { throw ValidationError("--max-depth must be positive") }
         if header, output == "-" || (output == nil && files.contains("-")) {
             throw ValidationError("--header needs an output file to put the header beside")
         }
@@ -104,12 +126,26 @@ struct Convert: ParsableCommand {
         if failures.load(ordering: .relaxed) > 0 { throw ExitCode.failure }
     }
 
+    /// Binary files at least this large are converted to XML as they are read.
+    static let streamingThreshold = 64 << 20
+
+    /// The write limits the options give, for the in-memory path.
+    private var writeLimits: PlistWriteOptions {
+        var limits = PlistWriteOptions()
+        if let maxDepth { limits.maxDepth = maxDepth }
+        if let maxOutputBytes { limits.maxOutputBytes = maxOutputBytes }
+        return limits
+    }
+
     /// Converts one file; reports a failure on standard error and returns false.
     private func convert(_ input: String, progress: Progress) -> Bool {
         let destination = destination(for: input)
+        if let streamed = convertStreaming(input, to: destination, progress: progress) { return streamed }
         var document: Document
         do throws(PlistError) {
-            document = try Terminal.read(input)
+            var options = PlistReadOptions()
+            if let maxDepth { options.maxDepth = maxDepth }
+            document = try Terminal.read(input, options: options)
         } catch {
             progress.report(error, file: Terminal.displayName(input, isOutput: false))
             return false
@@ -125,7 +161,8 @@ struct Convert: ParsableCommand {
         do throws(PlistError) {
             let format = format ?? (document.format == .binary ? .xml : .binary)
             let bytes = try format.encode(
-                document.value, file: input, readable: readable, stringify: stringify, jsonValues: jsonValues.values)
+                document.value, file: input, readable: readable, stringify: stringify, jsonValues: jsonValues.values,
+                limits: writeLimits)
             try Terminal.output(bytes, to: destination)
             if header {
                 let headerPath = Terminal.replacingExtension(of: destination, with: "h")
@@ -138,12 +175,61 @@ struct Convert: ParsableCommand {
         }
     }
 
+    /// Converts a binary file to XML as it reads it (with `--stream`, or for a file of at least
+    /// `streamingThreshold` bytes): the result, or nil when the file is converted in memory.
+    ///
+    /// The values and content read are not limited (memory does not grow with them); depth is,
+    /// and so is the output: by default 64 times the input's size, at least 256 MiB, which
+    /// real files stay far below and which stops a small file whose shared references describe
+    /// an endless document.
+    private func convertStreaming(_ input: String, to destination: String, progress: Progress) -> Bool? {
+        guard format == .xml || format == nil && libplist, !resolveArchive, input != "-" else { return nil }
+        let size = Terminal.fileSize(input) ?? 0
+        guard stream || size >= Self.streamingThreshold else { return nil }
+        let name = Terminal.displayName(input, isOutput: false)
+        let file: BinaryPlistFile
+        do throws(PlistError) {
+            let options = PlistReadOptions(maxDepth: maxDepth ?? 512, maxObjects: .max, maxContentBytes: .max)
+            file = try BinaryPlistFile(contentsOf: input, options: options)
+        } catch {
+            // Not a binary file: converted in memory, unless streaming was asked for.
+            guard stream else { return nil }
+            if error.code == .badMagic {
+                progress.report(Message(description: "--stream reads binary input only: \(error)"), file: name)
+            } else {
+                progress.report(error, file: name)
+            }
+            return false
+        }
+        let (scaled, overflow) = size.multipliedReportingOverflow(by: 64)
+        var limits = PlistWriteOptions(maxOutputBytes: maxOutputBytes ?? max(1 << 28, overflow ? .max : scaled))
+        if let maxDepth { limits.maxDepth = maxDepth }
+        do throws(PlistError) {
+            if destination == "-" {
+                try file.writeXML(options: limits) { chunk throws(PlistError) in
+                    try PlistFile.write(chunk, toFileDescriptor: 1)
+                }
+            } else {
+                try file.writeXML(toFile: destination, options: limits)
+            }
+            return true
+        } catch {
+            progress.report(error, file: error.code == .io ? Terminal.displayName(destination, isOutput: true) : name)
+            return false
+        }
+    }
+
     private func destination(for input: String) -> String {
         if let output { return output }
         if input == "-" { return "-" }
         guard let ext = `extension` else { return input }
         return Terminal.replacingExtension(of: input, with: ext)
     }
+}
+
+/// A failure that is no `PlistError`.
+private struct Message: Error, CustomStringConvertible {
+    var description: String
 }
 
 /// The "converted N of M files" line on standard error, and error lines that do not mix with it.

@@ -36,20 +36,32 @@ struct Extract: ParsableCommand {
     var readable = false
 
     func run() throws {
-        let value = try Terminal.reporting(file, isOutput: false) { () throws(PlistError) in
-            let value = try Terminal.read(file).value.value(at: PlistKeyPath(parsing: keyPath))
-            try expect?.check(value, at: keyPath)
-            return value
+        // A binary file is read lazily: only the value at the key path.
+        let extracted = try Terminal.reporting(file, isOutput: false) { () throws(PlistError) -> Extracted in
+            let source = try KeyPathSource.open(file)
+            let path = PlistKeyPath(parsing: keyPath)
+            try expect?.check(try source.typeName(at: path), at: keyPath)
+            switch format {
+            case .raw: return .text(try source.rawText(at: path))
+            case .plist: return .value(try source.value(at: path))
+            }
         }
         try Terminal.reporting(output, isOutput: true) { () throws(PlistError) in
             let bytes: [UInt8]
-            switch format {
-            case .raw: bytes = Array((Scalar.text(of: value) + (noNewline ? "" : "\n")).utf8)
-            case .plist(let format):
+            switch (extracted, format) {
+            case (.text(let text), _): bytes = Array((text + (noNewline ? "" : "\n")).utf8)
+            case (.value(let value), .plist(let format)):
                 bytes = try format.encode(value, file: file, readable: readable)
+            case (.value(let value), .raw): bytes = Array((Scalar.text(of: value) + (noNewline ? "" : "\n")).utf8)
             }
             try Terminal.output(bytes, to: output)
         }
+    }
+
+    /// What was read: raw text, or the value to encode.
+    private enum Extracted {
+        case text(String)
+        case value(Plist)
     }
 }
 
@@ -71,13 +83,14 @@ struct TypeOf: ParsableCommand {
     var expect: ValueType?
 
     func run() throws {
-        let value = try Terminal.reporting(file, isOutput: false) { () throws(PlistError) in
-            let value = try Terminal.read(file).value.value(at: PlistKeyPath(parsing: keyPath))
-            try expect?.check(value, at: keyPath)
-            return value
+        // A binary file is read lazily: a container's contents are not read.
+        let typeName = try Terminal.reporting(file, isOutput: false) { () throws(PlistError) in
+            let typeName = try KeyPathSource.open(file).typeName(at: PlistKeyPath(parsing: keyPath))
+            try expect?.check(typeName, at: keyPath)
+            return typeName
         }
         try Terminal.reporting("-", isOutput: true) { () throws(PlistError) in
-            try Terminal.writeOutput(value.typeName + "\n")
+            try Terminal.writeOutput(typeName + "\n")
         }
     }
 }
@@ -106,10 +119,10 @@ enum ValueType: String, ExpressibleByArgument, CaseIterable {
 
     static var helpList: String { allCases.map(\.rawValue).joined(separator: ", ") }
 
-    /// Throws unless `value` has this type.
-    func check(_ value: Plist, at keyPath: String) throws(PlistError) {
-        guard value.typeName == rawValue else {
-            throw PlistError(.unexpectedType(keyPath: keyPath, expected: rawValue, found: value.typeName), at: 0)
+    /// Throws unless `typeName` (a `Plist.typeName`) is this type.
+    func check(_ typeName: String, at keyPath: String) throws(PlistError) {
+        guard typeName == rawValue else {
+            throw PlistError(.unexpectedType(keyPath: keyPath, expected: rawValue, found: typeName), at: 0)
         }
     }
 }

@@ -47,21 +47,27 @@ enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
     /// keys when `readable`; `jsonValues` says what becomes of dates, data and UIDs.
     func encode(
         _ plist: Plist, file: String, readable: Bool = false, stringify: Bool = false,
-        jsonValues: JSONValues = .typed
+        jsonValues: JSONValues = .typed, limits: PlistWriteOptions = .init()
     ) throws(PlistError) -> [UInt8] {
-        let textValues: OpenStepValues = stringify ? .strings : .strict
+        // `limits` gives the depth and output limits; each format sets the rest.
+        var options = limits
         switch self {
-        case .binary: return try plist.binaryBytes()
-        case .xml: return try plist.xmlBytes()
-        case .openstep: return try plist.openStepBytes(options: .init(sortsKeys: false, openStepValues: textValues))
-        case .gnustep: return try plist.openStepBytes(options: .init(sortsKeys: false, openStepValues: .gnustep))
-        case .strings: return try plist.stringsBytes(options: .init(sortsKeys: false, openStepValues: textValues))
-        case .pbxproj: return try plist.pbxprojBytes(projectName: Self.projectName(file))
+        case .binary: return try plist.binaryBytes(options: options)
+        case .xml: return try plist.xmlBytes(options: options)
+        case .openstep, .gnustep, .strings:
+            options.sortsKeys = false
+            options.openStepValues = self == .gnustep ? .gnustep : stringify ? .strings : .strict
+            return try self == .strings ? plist.stringsBytes(options: options) : plist.openStepBytes(options: options)
+        case .pbxproj: return try plist.pbxprojBytes(projectName: Self.projectName(file), options: options)
         case .json:
-            return try plist.jsonBytes(
-                options: .init(sortsKeys: readable, jsonValues: jsonValues, indentsJSON: readable))
-        case .swift: return try plist.swiftSource(name: Self.identifier(file), fileName: Self.fileName(file))
-        case .objc: return try plist.objcSource(name: Self.identifier(file), fileName: Self.fileName(file))
+            options.sortsKeys = readable
+            options.jsonValues = jsonValues
+            options.indentsJSON = readable
+            return try plist.jsonBytes(options: options)
+        case .swift:
+            return try plist.swiftSource(name: Self.identifier(file), fileName: Self.fileName(file), options: options)
+        case .objc:
+            return try plist.objcSource(name: Self.identifier(file), fileName: Self.fileName(file), options: options)
         }
     }
 

@@ -18,9 +18,18 @@ struct Document {
 /// Files and standard streams as the commands see them (`-` is standard input or output), and
 /// the one-line error report.
 enum Terminal {
-    static func read(_ path: String) throws(PlistError) -> Document {
-        let (value, format) = path == "-" ? try Plist.read(fileDescriptor: 0) : try Plist.read(contentsOf: path)
+    static func read(_ path: String, options: PlistReadOptions = .init()) throws(PlistError) -> Document {
+        let (value, format) =
+            path == "-"
+            ? try Plist.read(fileDescriptor: 0, options: options) : try Plist.read(contentsOf: path, options: options)
         return Document(value: value, format: format)
+    }
+
+    /// The size of the regular file at `path`, or nil for anything else.
+    static func fileSize(_ path: String) -> Int? {
+        var info = stat()
+        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        return Int(info.st_size)
     }
 
     /// Writes `bytes` to the file at `path` atomically, or to standard output for `-`.

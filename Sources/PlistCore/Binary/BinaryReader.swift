@@ -15,7 +15,7 @@ enum BinaryReader {
     static func read(_ bytes: Span<UInt8>, options: PlistReadOptions) throws(PlistError) -> Plist {
         let trailer = try BinaryTrailer(bytes, maxObjects: options.maxObjects)
         try trailer.validateOffsets(bytes)
-        var decoder = ObjectDecoder(trailer: trailer, options: options)
+        var decoder = ObjectDecoder(trailer: trailer, options: options, slots: CountedSlots(trailer: trailer))
         decoder.countReferences(bytes)
         return try decoder.object(bytes, trailer.topObject, depth: 0).value
     }
@@ -30,13 +30,60 @@ struct Decoded {
     var height = 0
 }
 
-struct ObjectDecoder {
+/// What an `ObjectDecoder` knows of each object: `unreferenced`, `referencedOnce`, `shared`
+/// (referenced more than once, not decoded yet), `inProgress` (a container being decoded), or
+/// its index in the decoder's memo plus one.
+enum ObjectSlot {
+    static let unreferenced: UInt32 = 0
+    static let referencedOnce: UInt32 = .max - 2
+    static let shared: UInt32 = .max - 1
+    static let inProgress: UInt32 = .max
+}
+
+/// Where an `ObjectDecoder` keeps its `ObjectSlot` per object.
+protocol ObjectSlots {
+    /// Whether the reader checked the whole offset table before decoding (else each offset is
+    /// checked as it is used).
+    static var offsetsAreValidated: Bool { get }
+    subscript(_ ref: Int) -> UInt32 { get set }
+}
+
+/// Slots for reading a whole file: one per object, filled by `ObjectDecoder.countReferences`,
+/// so that only objects referenced more than once are remembered.
+struct CountedSlots: ObjectSlots {
+    static var offsetsAreValidated: Bool { true }
+    private var slots: [UInt32]
+
+    init(trailer: BinaryTrailer) {
+        slots = Array(repeating: ObjectSlot.unreferenced, count: trailer.objectCount)
+    }
+
+    subscript(_ ref: Int) -> UInt32 {
+        get { slots[ref] }
+        set { slots[ref] = newValue }
+    }
+}
+
+/// Slots for reading part of a file (`BinaryPlistFile`): only the objects met are kept, and
+/// every one counts as shared (references were not counted), so memory follows what is read.
+struct TouchedSlots: ObjectSlots {
+    static var offsetsAreValidated: Bool { false }
+    private var slots: [Int: UInt32] = [:]
+
+    subscript(_ ref: Int) -> UInt32 {
+        get { slots[ref, default: ObjectSlot.shared] }
+        set { slots[ref] = newValue }
+    }
+}
+
+/// Decodes objects of a `bplist00` file into `Plist` values, counting them against one
+/// `ReadBudget`: the whole file for `BinaryReader`, one subtree for `BinaryPlistFile`.
+struct ObjectDecoder<Slots: ObjectSlots> {
     let trailer: BinaryTrailer
     let budget: ReadBudget
-    /// Per object: `unreferenced`, `referencedOnce`, `shared` (referenced more than once, not
-    /// decoded yet), `inProgress` (a container being decoded), or its index in `memo` plus one.
-    /// Only shared objects are remembered, so memory follows what the file really shares.
-    var slots: [UInt32]
+    /// What is known of each object (see `ObjectSlots`). Only shared objects are remembered,
+    /// so memory follows what the file really shares.
+    var slots: Slots
     var memo: [Decoded] = []
     /// Per `memo` entry used as an ASCII dictionary key: the number of its text among all ASCII
     /// key texts (equal texts share a number); -1 until first used as a key. ASCII strings are
@@ -54,21 +101,22 @@ struct ObjectDecoder {
     /// Reused buffer for transcoding UTF-16 strings.
     var scratch: [UInt8] = []
 
-    static let unreferenced: UInt32 = 0
-    static let referencedOnce: UInt32 = .max - 2
-    static let shared: UInt32 = .max - 1
-    static let inProgress: UInt32 = .max
-
-    init(trailer: BinaryTrailer, options: PlistReadOptions) {
+    init(trailer: BinaryTrailer, options: PlistReadOptions, slots: Slots) {
         self.trailer = trailer
         budget = ReadBudget(options)
-        slots = Array(repeating: Self.unreferenced, count: trailer.objectCount)
+        self.slots = slots
+    }
+
+    /// Where object `ref` starts, checked unless the whole offset table was.
+    @inline(__always)
+    private func objectOffset(_ bytes: Span<UInt8>, _ ref: Int) throws(PlistError) -> Int {
+        Slots.offsetsAreValidated ? trailer.offset(of: ref, in: bytes) : try trailer.checkedOffset(of: ref, in: bytes)
     }
 
     /// Counts the references to each object (up to "more than once"), reading every container
     /// whose length is valid; a container whose length is not is left to fail when decoded.
     mutating func countReferences(_ bytes: Span<UInt8>) {
-        slots[trailer.topObject] = Self.referencedOnce
+        slots[trailer.topObject] = ObjectSlot.referencedOnce
         for object in 0..<trailer.objectCount {
             let offset = trailer.offset(of: object, in: bytes)
             let marker = bytes[offset]
@@ -82,7 +130,7 @@ struct ObjectDecoder {
                 let ref = readUInt(bytes, at: position, width: trailer.referenceSize)
                 if ref < UInt64(trailer.objectCount) {
                     let slot = slots[Int(ref)]
-                    slots[Int(ref)] = slot == Self.unreferenced ? Self.referencedOnce : Self.shared
+                    slots[Int(ref)] = slot == ObjectSlot.unreferenced ? ObjectSlot.referencedOnce : ObjectSlot.shared
                 }
                 position += trailer.referenceSize
             }
@@ -93,16 +141,16 @@ struct ObjectDecoder {
     /// `depth` containers.
     mutating func object(_ bytes: Span<UInt8>, _ ref: Int, depth: Int) throws(PlistError) -> Decoded {
         let slot = slots[ref]
-        if slot == Self.inProgress {
-            throw PlistError(.cycle(object: ref), at: trailer.offset(of: ref, in: bytes))
+        if slot == ObjectSlot.inProgress {
+            throw PlistError(.cycle(object: ref), at: try objectOffset(bytes, ref))
         }
-        if slot != Self.unreferenced, slot < Self.referencedOnce {
+        if slot != ObjectSlot.unreferenced, slot < ObjectSlot.referencedOnce {
             let shared = memo[Int(slot - 1)]
             // Its deepest container is `shared.height - 1` levels inside it.
-            try budget.enter(depth: depth + shared.height - 1, at: trailer.offset(of: ref, in: bytes))
+            try budget.enter(depth: depth + shared.height - 1, at: try objectOffset(bytes, ref))
             return shared
         }
-        let offset = trailer.offset(of: ref, in: bytes)
+        let offset = try objectOffset(bytes, ref)
         let marker = bytes[offset]
         switch marker >> 4 {
         case 0xA, 0xC:
@@ -122,15 +170,15 @@ struct ObjectDecoder {
     ) throws(PlistError) -> Decoded {
         var decoded = Decoded(value: value)
         try budget.add(contentBytes: contentBytes, to: &decoded.weight, at: offset)
-        return finish(decoded, ref, isShared: slots[ref] == Self.shared)
+        return finish(decoded, ref, isShared: slots[ref] == ObjectSlot.shared)
     }
 
     /// Marks `ref` as a container being decoded, after checking the depth; returns whether it
     /// is shared.
     private mutating func enter(_ ref: Int, at offset: Int, depth: Int) throws(PlistError) -> Bool {
         try budget.enter(depth: depth, at: offset)
-        let isShared = slots[ref] == Self.shared
-        slots[ref] = Self.inProgress
+        let isShared = slots[ref] == ObjectSlot.shared
+        slots[ref] = ObjectSlot.inProgress
         return isShared
     }
 
@@ -144,7 +192,7 @@ struct ObjectDecoder {
     /// `countReferences`), so it is only marked as no longer in progress.
     private mutating func finish(_ decoded: Decoded, _ ref: Int, isShared: Bool) -> Decoded {
         guard isShared else {
-            slots[ref] = Self.referencedOnce
+            slots[ref] = ObjectSlot.referencedOnce
             return decoded
         }
         memo.append(decoded)
@@ -156,7 +204,7 @@ struct ObjectDecoder {
     /// The key number of the ASCII string `key` (object `ref`, already decoded).
     private mutating func keyNumber(of ref: Int, _ key: String) -> Int {
         let slot = slots[ref]
-        let entry = slot != Self.unreferenced && slot < Self.referencedOnce ? Int(slot) - 1 : nil
+        let entry = slot != ObjectSlot.unreferenced && slot < ObjectSlot.referencedOnce ? Int(slot) - 1 : nil
         if let entry, keyNumbers[entry] >= 0 { return Int(keyNumbers[entry]) }
         let number = keyNumberOfText[key, default: Int32(keyLastSeen.count)]
         if number == keyLastSeen.count {
@@ -206,7 +254,7 @@ struct ObjectDecoder {
         var valuePosition = start + count * trailer.referenceSize
         for _ in 0..<count {
             let keyRef = try trailer.reference(bytes, at: keyPosition)
-            let keyOffset = trailer.offset(of: keyRef, in: bytes)
+            let keyOffset = try objectOffset(bytes, keyRef)
             let keyMarker = bytes[keyOffset]
             guard keyMarker >> 4 == 0x5 || keyMarker >> 4 == 0x6 else {
                 throw PlistError(.nonStringKey(marker: keyMarker), at: keyOffset)

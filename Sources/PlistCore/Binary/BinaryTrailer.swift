@@ -83,17 +83,26 @@ struct BinaryTrailer {
     /// Checks that every offset-table entry points into the object area (after the header,
     /// before the offset table).
     func validateOffsets(_ bytes: Span<UInt8>) throws(PlistError) {
-        var position = tableOffset
         for object in 0..<objectCount {
-            let offset = readUInt(bytes, at: position, width: offsetSize)
-            guard offset >= 8, offset < UInt64(tableOffset) else {
-                throw PlistError(.objectOffsetOutOfRange(object: object, offset: offset), at: position)
-            }
-            position += offsetSize
+            _ = try checkedOffset(of: object, in: bytes)
         }
     }
 
-    /// The byte offset of object `object` (which must be below `objectCount`).
+    /// The byte offset of object `object` (which must be below `objectCount`), checked to lie in
+    /// the object area: the lazy reader checks each offset it uses instead of the whole table.
+    /// - Throws: `.objectOffsetOutOfRange` at the offset-table entry.
+    @inline(__always)
+    func checkedOffset(of object: Int, in bytes: Span<UInt8>) throws(PlistError) -> Int {
+        let position = tableOffset + object * offsetSize
+        let offset = readUInt(bytes, at: position, width: offsetSize)
+        guard offset >= 8, offset < UInt64(tableOffset) else {
+            throw PlistError(.objectOffsetOutOfRange(object: object, offset: offset), at: position)
+        }
+        return Int(offset)
+    }
+
+    /// The byte offset of object `object` (which must be below `objectCount`), for readers
+    /// that checked the whole offset table with `validateOffsets`.
     @inline(__always)
     func offset(of object: Int, in bytes: Span<UInt8>) -> Int {
         Int(truncatingIfNeeded: readUInt(bytes, at: tableOffset + object * offsetSize, width: offsetSize))

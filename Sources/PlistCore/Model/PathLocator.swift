@@ -1,6 +1,10 @@
 /// A step on the way to a value inside a property list: a dictionary key or an array index.
-package enum PlistPathStep: Equatable, Sendable {
+/// An array of steps is a typed key path: unlike `PlistKeyPath`'s text, a key is never taken
+/// for an index, and no character needs escaping.
+public enum PlistPathStep: Hashable, Sendable {
+    /// The value of this key, in a dictionary.
     case key(String)
+    /// The element at this index (from 0), in an array.
     case index(Int)
 }
 

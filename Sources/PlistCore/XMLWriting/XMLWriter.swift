@@ -33,15 +33,7 @@ private struct TreeWriter {
     /// containers around it).
     mutating func value(_ value: Plist, depth: Int) throws(PlistError) {
         switch value {
-        case .string(let string): try text.string(string.utf8.span, depth: depth)
-        case .integer(let integer):
-            try text.integer(
-                magnitude: integer.uint64 ?? integer.bitPattern, negative: integer.isNegativeValue, depth: depth)
-        case .real(let real): try text.real(real, depth: depth)
-        case .bool(let bool): try text.bool(bool, depth: depth)
-        case .date(let date): try text.date(secondsSinceReference: date.timeIntervalSinceReferenceDate, depth: depth)
-        case .data(let data): try text.data(data.span, depth: depth)
-        case .uid(let uid): try text.uid(uid, depth: depth)
+        case .string, .integer, .real, .bool, .date, .data, .uid: try text.scalar(value, depth: depth)
         case .array(let elements):
             guard try text.open("array", isEmpty: elements.isEmpty, depth: depth) else { return }
             for element in elements { try self.value(element, depth: depth + 1) }
@@ -75,6 +67,8 @@ struct XMLOutput {
     private let maxOutputBytes: Int
     private let maxDepth: Int
     private var out: [UInt8] = []
+    /// How many bytes `drain` handed over.
+    private var drained = 0
 
     static let header: StaticString = """
         <?xml version="1.0" encoding="UTF-8"?>
@@ -109,6 +103,31 @@ struct XMLOutput {
         out.removeSubrange(offset...)
         for part in parts { out.append(contentsOf: part) }
         out.append(contentsOf: rest)
+    }
+
+    /// Hands over the text written so far, for a writer that streams the document out (the
+    /// limit counts it still).
+    mutating func drain() -> [UInt8] {
+        var chunk = [UInt8](largeCapacity: out.capacity)
+        swap(&chunk, &out)
+        drained += chunk.count
+        return chunk
+    }
+
+    /// A scalar (not an array or dictionary).
+    mutating func scalar(_ value: Plist, depth: Int) throws(PlistError) {
+        switch value {
+        case .string(let string): try self.string(string.utf8.span, depth: depth)
+        case .integer(let integer):
+            try self.integer(
+                magnitude: integer.uint64 ?? integer.bitPattern, negative: integer.isNegativeValue, depth: depth)
+        case .real(let real): try self.real(real, depth: depth)
+        case .bool(let bool): try self.bool(bool, depth: depth)
+        case .date(let date): try self.date(secondsSinceReference: date.timeIntervalSinceReferenceDate, depth: depth)
+        case .data(let data): try self.data(data.span, depth: depth)
+        case .uid(let uid): try self.uid(uid, depth: depth)
+        case .array, .dictionary: preconditionFailure("containers are not scalars")
+        }
     }
 
     /// Ends the document and returns it. (Not `consuming`: that made `out` a second reference
@@ -225,7 +244,7 @@ struct XMLOutput {
 
     /// Checks that `count` more bytes stay within `maxOutputBytes`.
     private func reserve(_ count: Int) throws(PlistError) {
-        guard count <= maxOutputBytes - out.count else {
+        guard count <= maxOutputBytes - drained - out.count else {
             throw PlistError(.outputTooLarge(limit: maxOutputBytes), at: 0)
         }
     }

@@ -1,0 +1,418 @@
+import OrderedCollections
+import Synchronization
+
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
+public import Foundation
+#endif
+
+/// A binary property list (`bplist00`) read lazily: only the objects on the way to a value,
+/// and the value itself, are read, so a lookup in a file of gigabytes costs what it touches.
+///
+/// Opening reads the 32-byte trailer and checks that the offset table lies inside the bytes,
+/// in constant time and memory. Every later read trusts nothing either: each offset, reference
+/// and length it uses is checked before use, and nothing outside the bytes is ever read,
+/// whatever they say. A value is read with the limits of `PlistReadOptions`, as
+/// `Plist(binary:)` reads a file: containers at most `maxDepth` deep (counted from the top of
+/// the file), and the value's own size (`maxObjects`, `maxContentBytes`), counting shared
+/// references at every use. Errors are the whole-file reader's, with their byte offsets.
+///
+/// Unlike `Plist(binary:)`, problems in parts of the file that are not read are not found: use
+/// `Plist(binary:)` to check a whole file. A file of more objects than `maxObjects` opens, since
+/// its size costs nothing here.
+///
+/// PlistKit's `BinaryPlistFile(contentsOf:)` maps a file into memory; see the "Large files"
+/// article for what happens when another process truncates a mapped file.
+public final class BinaryPlistFile: Sendable {
+    let bytes: Data
+    let trailer: BinaryTrailer
+    let options: PlistReadOptions
+    private let maxIndexedEntries: Int
+    private let indexes = Mutex(DictionaryIndexes())
+    /// Drops the pages of `bytes` that are in memory, for bytes mapped from a file (which the
+    /// system reads again when they are touched): a walk of the whole file (`writeXML`) calls
+    /// it as it goes, so that its resident memory stays bounded.
+    let releasePages: (@Sendable (Data) -> Void)?
+
+    /// Dictionaries with fewer entries are always searched key by key.
+    static let indexThreshold = 32
+
+    /// Opens the binary property list in `bytes` (which may be a memory-mapped file).
+    /// - Parameters:
+    ///   - options: the limits for each value read.
+    ///   - maxIndexedEntries: how many dictionary entries, in all, may be indexed by key (8 bytes
+    ///     each). A dictionary of 32 entries or more searched a second time gets an index, so
+    ///     that later lookups in it take constant time instead of reading its keys; 0 turns
+    ///     indexes off.
+    /// - Throws: `PlistError` for a header, trailer or offset table that is not valid.
+    public convenience init(bytes: Data, options: PlistReadOptions = .init(), maxIndexedEntries: Int = 1 << 22)
+        throws(PlistError)
+    {
+        try self.init(bytes: bytes, options: options, maxIndexedEntries: maxIndexedEntries, releasePages: nil)
+    }
+
+    /// Opens `bytes`; `releasePages` drops their resident pages (see the property).
+    package init(
+        bytes: Data, options: PlistReadOptions, maxIndexedEntries: Int, releasePages: (@Sendable (Data) -> Void)?
+    ) throws(PlistError) {
+        self.bytes = bytes
+        trailer = try BinaryTrailer(bytes.span, maxObjects: .max)
+        self.options = options
+        self.maxIndexedEntries = maxIndexedEntries
+        self.releasePages = releasePages
+    }
+
+    /// Opens the binary property list in `bytes` (copied).
+    /// - Throws: `PlistError` for a header, trailer or offset table that is not valid.
+    public convenience init(bytes: [UInt8], options: PlistReadOptions = .init()) throws(PlistError) {
+        try self.init(bytes: Data(bytes), options: options)
+    }
+
+    /// The value at `path` (plutil's key path: in an array a component is an index), read with
+    /// everything inside it.
+    /// - Throws: `PlistError`: `.noValueAtKeyPath` or `.notAContainer` when the path leads
+    ///   nowhere, or the reader's error, with its byte offset, for what is read.
+    public func value(at path: PlistKeyPath = PlistKeyPath(components: [])) throws(PlistError) -> Plist {
+        try value(at: Self.steps(path), plutil: true)
+    }
+
+    /// The value at the typed path `steps`, read with everything inside it.
+    /// - Throws: as `value(at:)` with a `PlistKeyPath`.
+    public func value(at steps: [PlistPathStep]) throws(PlistError) -> Plist {
+        try value(at: steps, plutil: false)
+    }
+
+    /// The keys of the dictionary at `path`, in file order (a repeated key once, at its first
+    /// place, as `Plist(binary:)` keeps it), without reading its values.
+    /// - Throws: `.unexpectedType` when the value there is not a dictionary, else as `value(at:)`.
+    public func keys(at path: PlistKeyPath = PlistKeyPath(components: [])) throws(PlistError) -> [String] {
+        try keys(at: Self.steps(path), plutil: true)
+    }
+
+    /// The keys of the dictionary at the typed path `steps`, as `keys(at:)` with a `PlistKeyPath`.
+    /// - Throws: as `keys(at:)` with a `PlistKeyPath`.
+    public func keys(at steps: [PlistPathStep]) throws(PlistError) -> [String] {
+        try keys(at: steps, plutil: false)
+    }
+
+    /// How many elements the array, or entries the dictionary, at `path` has, without reading
+    /// them (a dictionary's keys are read, to count a repeated key once).
+    /// - Throws: `.notAContainer` when the value there is neither, else as `value(at:)`.
+    public func count(at path: PlistKeyPath = PlistKeyPath(components: [])) throws(PlistError) -> Int {
+        try count(at: Self.steps(path), plutil: true)
+    }
+
+    /// How many elements or entries the container at the typed path `steps` has.
+    /// - Throws: as `count(at:)` with a `PlistKeyPath`.
+    public func count(at steps: [PlistPathStep]) throws(PlistError) -> Int {
+        try count(at: steps, plutil: false)
+    }
+
+    /// The type of the value at `path`, as `Plist.typeName` names it, without reading what a
+    /// container holds.
+    /// - Throws: as `value(at:)`.
+    public func typeName(at path: PlistKeyPath = PlistKeyPath(components: [])) throws(PlistError) -> String {
+        let storage = bytes
+        let span = storage.span
+        let place = try locate(span, Self.steps(path), plutil: true)
+        switch place.marker >> 4 {
+        case 0xA, 0xC:
+            _ = try trailer.length(span, place.marker, at: place.offset, unit: trailer.referenceSize)
+            return "array"
+        case 0xD:
+            _ = try trailer.length(span, place.marker, at: place.offset, unit: 2 * trailer.referenceSize)
+            return "dictionary"
+        default:
+            var scratch: [UInt8] = []
+            return try trailer.scalar(span, place.marker, at: place.offset, scratch: &scratch).value.typeName
+        }
+    }
+
+    // MARK: - Reading
+
+    private func value(at steps: [PlistPathStep], plutil: Bool) throws(PlistError) -> Plist {
+        let storage = bytes
+        let span = storage.span
+        let place = try locate(span, steps, plutil: plutil)
+        var decoder = ObjectDecoder(trailer: trailer, options: options, slots: TouchedSlots())
+        return try decoder.object(span, place.ref, depth: steps.count).value
+    }
+
+    private func keys(at steps: [PlistPathStep], plutil: Bool) throws(PlistError) -> [String] {
+        let storage = bytes
+        let span = storage.span
+        let place = try locate(span, steps, plutil: plutil)
+        guard place.marker >> 4 == 0xD else {
+            throw PlistError(
+                .unexpectedType(
+                    keyPath: Self.keyPath(steps).description, expected: "dictionary",
+                    found: try typeName(span, place)),
+                at: 0)
+        }
+        var budget = ReadBudget(options)
+        try budget.enter(depth: steps.count, at: place.offset)
+        let (count, start) = try trailer.length(span, place.marker, at: place.offset, unit: 2 * trailer.referenceSize)
+        var keys = OrderedSet<String>()
+        var scratch: [UInt8] = []
+        for index in 0..<count {
+            let keyRef = try trailer.reference(span, at: start + index * trailer.referenceSize)
+            let keyOffset = try trailer.checkedOffset(of: keyRef, in: span)
+            let keyMarker = span[keyOffset]
+            guard keyMarker >> 4 == 0x5 || keyMarker >> 4 == 0x6,
+                case (.string(let key), let contentBytes) = try trailer.scalar(
+                    span, keyMarker, at: keyOffset, scratch: &scratch)
+            else { throw PlistError(.nonStringKey(marker: keyMarker), at: keyOffset) }
+            try budget.count(contentBytes: contentBytes, at: keyOffset)
+            keys.append(key)
+        }
+        return keys.elements
+    }
+
+    private func count(at steps: [PlistPathStep], plutil: Bool) throws(PlistError) -> Int {
+        let storage = bytes
+        let span = storage.span
+        let place = try locate(span, steps, plutil: plutil)
+        switch place.marker >> 4 {
+        case 0xA, 0xC:
+            try ReadBudget(options).enter(depth: steps.count, at: place.offset)
+            return try trailer.length(span, place.marker, at: place.offset, unit: trailer.referenceSize).count
+        case 0xD:
+            return try keys(at: steps, plutil: plutil).count
+        default:
+            throw PlistError(
+                .notAContainer(keyPath: Self.keyPath(steps).description, type: try typeName(span, place)), at: 0)
+        }
+    }
+
+    /// An object found at the end of a path.
+    struct Place {
+        var ref: Int
+        var offset: Int
+        var marker: UInt8
+    }
+
+    /// The object at the end of `steps`. With `plutil`, a key in an array is read as an index.
+    func locate(_ span: Span<UInt8>, _ steps: [PlistPathStep], plutil: Bool) throws(PlistError) -> Place {
+        let budget = ReadBudget(options)
+        var ref = trailer.topObject
+        var offset = try trailer.checkedOffset(of: ref, in: span)
+        // The containers the path went through: meeting one again is a cycle.
+        var passed: Set<Int> = []
+        for (depth, step) in steps.enumerated() {
+            let marker = span[offset]
+            let next: Int?
+            switch marker >> 4 {
+            case 0xA, 0xC:
+                try budget.enter(depth: depth, at: offset)
+                let (count, start) = try trailer.length(span, marker, at: offset, unit: trailer.referenceSize)
+                let index: Int? =
+                    switch step {
+                    case .index(let index): index
+                    case .key(let key): plutil ? Int(key) : nil
+                    }
+                if let index, index >= 0, index < count {
+                    next = try trailer.reference(span, at: start + index * trailer.referenceSize)
+                } else {
+                    next = nil
+                }
+            case 0xD:
+                try budget.enter(depth: depth, at: offset)
+                if case .key(let key) = step {
+                    next = try lookUp(key, span, ref, marker, at: offset)
+                } else {
+                    next = nil
+                }
+            default:
+                let type = try typeName(span, Place(ref: ref, offset: offset, marker: marker))
+                throw PlistError(
+                    .notAContainer(keyPath: Self.keyPath(steps.prefix(depth)).description, type: type), at: 0)
+            }
+            guard let next else {
+                throw PlistError(.noValueAtKeyPath(Self.keyPath(steps.prefix(depth + 1)).description), at: 0)
+            }
+            passed.insert(ref)
+            let nextOffset = try trailer.checkedOffset(of: next, in: span)
+            guard !passed.contains(next) else { throw PlistError(.cycle(object: next), at: nextOffset) }
+            ref = next
+            offset = nextOffset
+        }
+        return Place(ref: ref, offset: offset, marker: span[offset])
+    }
+
+    /// The type name of the object at `place` (a scalar is read, and must read well).
+    private func typeName(_ span: Span<UInt8>, _ place: Place) throws(PlistError) -> String {
+        switch place.marker >> 4 {
+        case 0xA, 0xC: return "array"
+        case 0xD: return "dictionary"
+        default:
+            var scratch: [UInt8] = []
+            return try trailer.scalar(span, place.marker, at: place.offset, scratch: &scratch).value.typeName
+        }
+    }
+
+    /// The value of `key` in the dictionary `ref` (marker `marker` at `offset`), or nil. A
+    /// repeated key gives its last value, as `Plist(binary:)` keeps it; keys are equal as
+    /// `String`s are.
+    private func lookUp(
+        _ key: String, _ span: Span<UInt8>, _ ref: Int, _ marker: UInt8, at offset: Int
+    ) throws(PlistError) -> Int? {
+        let referenceSize = trailer.referenceSize
+        let (count, start) = try trailer.length(span, marker, at: offset, unit: 2 * referenceSize)
+        var text = key.utf8Span
+        let isASCII = text.isKnownASCII || text.checkForASCII()
+        if isASCII, count >= Self.indexThreshold, let table = index(span, ref, count: count, start: start) {
+            guard let index = table.find(text.span, span, trailer, start: start) else { return nil }
+            return try trailer.reference(span, at: start + (count + index) * referenceSize)
+        }
+        var scratch: [UInt8] = []
+        // From the end: the last of repeated keys is the one whose value counts.
+        for index in stride(from: count - 1, through: 0, by: -1) {
+            let keyRef = try trailer.reference(span, at: start + index * referenceSize)
+            let keyOffset = try trailer.checkedOffset(of: keyRef, in: span)
+            let keyMarker = span[keyOffset]
+            let matches: Bool
+            switch keyMarker >> 4 {
+            case 0x5 where isASCII:
+                let (length, keyStart) = try trailer.length(span, keyMarker, at: keyOffset, unit: 1)
+                matches = Self.equal(span.extracting(keyStart..<keyStart + length), text.span)
+            case 0x5, 0x6:
+                guard
+                    case .string(let found) = try trailer.scalar(span, keyMarker, at: keyOffset, scratch: &scratch)
+                        .value
+                else { preconditionFailure("a 0x5X or 0x6X object reads as a string") }
+                matches = found == key
+            default:
+                throw PlistError(.nonStringKey(marker: keyMarker), at: keyOffset)
+            }
+            if matches { return try trailer.reference(span, at: start + (count + index) * referenceSize) }
+        }
+        return nil
+    }
+
+    static func equal(_ a: Span<UInt8>, _ b: Span<UInt8>) -> Bool {
+        guard a.count == b.count else { return false }
+        for index in 0..<a.count where a[index] != b[index] { return false }
+        return true
+    }
+
+    /// The index of the dictionary `ref`, when it has one or should now get one.
+    private func index(_ span: Span<UInt8>, _ ref: Int, count: Int, start: Int) -> KeyTable? {
+        let maxIndexedEntries = maxIndexedEntries
+        let decision = indexes.withLock { indexes -> DictionaryIndexes.Decision in
+            indexes.decide(ref, count: count, maxIndexedEntries: maxIndexedEntries)
+        }
+        switch decision {
+        case .scan: return nil
+        case .use(let table): return table
+        case .build:
+            let table = KeyTable(span, trailer, count: count, start: start)
+            indexes.withLock { $0.store(table, for: ref, count: count) }
+            return table
+        }
+    }
+
+    static func steps(_ path: PlistKeyPath) -> [PlistPathStep] { path.components.map { .key($0) } }
+
+    private static func keyPath(_ steps: some Collection<PlistPathStep>) -> PlistKeyPath {
+        PlistKeyPath(
+            components: steps.map { step in
+                switch step {
+                case .key(let key): key
+                case .index(let index): String(index)
+                }
+            })
+    }
+}
+
+/// The key indexes of a `BinaryPlistFile`'s large dictionaries, and how many entries they hold.
+private struct DictionaryIndexes {
+    /// Per large dictionary searched once: nothing yet (a single search costs one pass over
+    /// the keys; building an index would cost the same pass and more memory).
+    var searched: Set<Int> = []
+    /// Per dictionary indexed: its table (`nil` when its keys cannot be indexed).
+    var tables: [Int: KeyTable?] = [:]
+    var indexedEntries = 0
+
+    enum Decision {
+        case scan, build
+        case use(KeyTable)
+    }
+
+    mutating func decide(_ ref: Int, count: Int, maxIndexedEntries: Int) -> Decision {
+        if let table = tables[ref] { return table.map { .use($0) } ?? .scan }
+        guard searched.contains(ref) else {
+            searched.insert(ref)
+            return .scan
+        }
+        guard indexedEntries <= maxIndexedEntries - count else { return .scan }
+        indexedEntries += count
+        tables[ref] = .some(nil)
+        return .build
+    }
+
+    mutating func store(_ table: KeyTable?, for ref: Int, count: Int) {
+        tables[ref] = table
+        if table == nil { indexedEntries -= count }
+    }
+}
+
+/// An open-addressing hash table from the bytes of a dictionary's keys to their entry index:
+/// only for dictionaries whose keys are all valid ASCII string objects, so that equal keys are
+/// exactly equal bytes. A repeated key keeps its last entry, whose value counts.
+private struct KeyTable: Sendable {
+    /// Entry index plus one, or 0 for an empty slot; at most half are full.
+    private var slots: [UInt32]
+
+    /// The table of `count` keys whose references start at `start`, or nil when a key is not a
+    /// valid ASCII string (or does not read: the search reports that when it meets it).
+    init?(_ span: Span<UInt8>, _ trailer: BinaryTrailer, count: Int, start: Int) {
+        guard count < Int(UInt32.max) else { return nil }
+        var size = 64
+        while size < 2 * count { size *= 2 }
+        slots = [UInt32](repeating: 0, count: size)
+        let mask = size - 1
+        for index in 0..<count {
+            guard let key = Self.key(span, trailer, start: start, index: index),
+                span.extracting(key).isASCII
+            else { return nil }
+            var slot = Int(truncatingIfNeeded: SeededHash.bytes(span.extracting(key))) & mask
+            while slots[slot] != 0 {
+                let other = Int(slots[slot]) - 1
+                if let otherKey = Self.key(span, trailer, start: start, index: other),
+                    BinaryPlistFile.equal(span.extracting(otherKey), span.extracting(key))
+                {
+                    break
+                }
+                slot = (slot + 1) & mask
+            }
+            slots[slot] = UInt32(index + 1)
+        }
+    }
+
+    /// The entry index of the key whose bytes are `wanted`, or nil.
+    func find(_ wanted: Span<UInt8>, _ span: Span<UInt8>, _ trailer: BinaryTrailer, start: Int) -> Int? {
+        let mask = slots.count - 1
+        var slot = Int(truncatingIfNeeded: SeededHash.bytes(wanted)) & mask
+        while slots[slot] != 0 {
+            let index = Int(slots[slot]) - 1
+            if let key = Self.key(span, trailer, start: start, index: index),
+                BinaryPlistFile.equal(span.extracting(key), wanted)
+            {
+                return index
+            }
+            slot = (slot + 1) & mask
+        }
+        return nil
+    }
+
+    /// Where the bytes of key `index` are, when it is an ASCII string object (marker `0x5n`)
+    /// that reads.
+    private static func key(_ span: Span<UInt8>, _ trailer: BinaryTrailer, start: Int, index: Int) -> Range<Int>? {
+        guard let ref = try? trailer.reference(span, at: start + index * trailer.referenceSize),
+            let offset = try? trailer.checkedOffset(of: ref, in: span), span[offset] >> 4 == 0x5,
+            let (length, keyStart) = try? trailer.length(span, span[offset], at: offset, unit: 1)
+        else { return nil }
+        return keyStart..<keyStart + length
+    }
+}

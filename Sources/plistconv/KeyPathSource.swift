@@ -1,0 +1,47 @@
+import PlistKit
+
+/// A file opened to read values at key paths (`extract`, `type`): a binary file lazily,
+/// memory-mapped, so that only the value asked for (and the way to it) is read, however large
+/// the file; any other input is read whole.
+enum KeyPathSource {
+    case lazy(BinaryPlistFile)
+    case whole(Plist)
+
+    /// Opens `path` (`-` is standard input, read whole). A file that does not open as a binary
+    /// property list is read whole, so that its error is the whole-file reader's.
+    static func open(_ path: String) throws(PlistError) -> KeyPathSource {
+        // A command makes a few lookups: no key index would pay for itself.
+        if path != "-", let file = try? BinaryPlistFile(contentsOf: path, maxIndexedEntries: 0) { return .lazy(file) }
+        return .whole(try Terminal.read(path).value)
+    }
+
+    /// The value at `keyPath`, with everything inside it.
+    func value(at keyPath: PlistKeyPath) throws(PlistError) -> Plist {
+        switch self {
+        case .lazy(let file): try file.value(at: keyPath)
+        case .whole(let value): try value.value(at: keyPath)
+        }
+    }
+
+    /// The type name of the value at `keyPath`, without reading what a container holds.
+    func typeName(at keyPath: PlistKeyPath) throws(PlistError) -> String {
+        switch self {
+        case .lazy(let file): try file.typeName(at: keyPath)
+        case .whole(let value): try value.value(at: keyPath).typeName
+        }
+    }
+
+    /// `Scalar.text` of the value at `keyPath`: a dictionary's keys and an array's count are
+    /// read without reading their values.
+    func rawText(at keyPath: PlistKeyPath) throws(PlistError) -> String {
+        switch self {
+        case .lazy(let file):
+            switch try file.typeName(at: keyPath) {
+            case "dictionary": try file.keys(at: keyPath).joined(separator: "\n")
+            case "array": String(try file.count(at: keyPath))
+            default: Scalar.text(of: try file.value(at: keyPath))
+            }
+        case .whole(let value): Scalar.text(of: try value.value(at: keyPath))
+        }
+    }
+}
