@@ -189,8 +189,11 @@ import Testing
         }
     }
 
-    @Test func emptyInput() {
-        #expect(throws: PlistError(.emptyInput, at: 0)) { try Plist(openStep: [UInt8]()) }
+    /// No text, white space alone or comments alone: an empty `.strings` file, as in CF.
+    @Test func emptyInputIsAnEmptyStringsFile() throws {
+        #expect(try Plist(openStep: [UInt8]()) == [:])
+        #expect(try Plist(openStep: Array(" \n\t".utf8)) == [:])
+        #expect(try Plist(openStep: Array("/* nothing */\n".utf8)) == [:])
     }
 
     @Test func invalidUTF8() {

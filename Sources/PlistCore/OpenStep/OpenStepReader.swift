@@ -18,6 +18,8 @@ enum OpenStepReader {
     static func read(_ input: [UInt8], options: PlistReadOptions) throws(PlistError) -> (
         value: Plist, isStringsFile: Bool
     ) {
+        // No text at all is an empty `.strings` file, as white space alone is.
+        guard !input.isEmpty else { return (.dictionary([:]), true) }
         var parser = try OpenStepParser(input: input, options: options)
         try parser.validateUTF8()
         let value = try parser.document()
