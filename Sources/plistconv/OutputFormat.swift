@@ -65,6 +65,18 @@ enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
         }
     }
 
+    /// What to do instead when `error`, from `encode`, is a value this format cannot hold.
+    func hint(for error: PlistError, stringify: Bool) -> String? {
+        guard error.code == .unrepresentable else { return nil }
+        switch self {
+        case .openstep where !stringify: return "-f gnustep keeps it, --stringify writes it as a string"
+        case .strings where !stringify: return "--stringify writes numbers, Booleans and dates as strings"
+        case .xml: return "-f binary keeps it"
+        case .json: return "--json-values typed keeps it"
+        default: return nil
+        }
+    }
+
     /// The Objective-C header for `objc` output.
     static func objcHeader(_ plist: Plist, file: String) -> [UInt8] {
         plist.objcHeader(name: identifier(file), fileName: fileName(file))
