@@ -88,9 +88,9 @@ import Testing
 
     @Test(arguments: writers)
     func randomValuesReadBackOrFailCleanly(writer: Writer) async {
-        await propertyCheck(count: 150, input: Self.anything) { value in Self.check(value, writer) }
-        await propertyCheck(count: 150, input: Self.textOnly) { value in Self.check(value, writer) }
-        await propertyCheck(count: 100, input: Self.textOnly) { value in Self.check(value.flatStrings, writer) }
+        await propertyCheck(count: 100, input: Self.anything) { value in Self.check(value, writer) }
+        await propertyCheck(count: 100, input: Self.textOnly) { value in Self.check(value, writer) }
+        await propertyCheck(count: 60, input: Self.textOnly) { value in Self.check(value.flatStrings, writer) }
     }
 
     /// Values every writer must handle one way or the other, whatever the random draws do.
@@ -123,6 +123,63 @@ import Testing
         for value in Self.nastyValues { Self.check(value, writer) }
     }
 
+    /// Swift and Objective-C source cannot be read back here (SourceCodeTests compiles it): the
+    /// values' strings and keys must come back from its string literals, and what the languages
+    /// cannot hold must fail cleanly.
+    @Test(arguments: ["swift", "objc"])
+    func sourceCodeKeepsEveryStringOrFailsCleanly(language: String) async {
+        func check(_ value: Plist) {
+            let bytes: [UInt8]
+            do {
+                bytes = try language == "swift"
+                    ? value.swiftSource(name: "value", fileName: "value.plist")
+                    : value.objcSource(name: "value", fileName: "value.plist")
+            } catch {
+                #expect(error.code == .unrepresentable && error.keyPath != nil, "\(error)")
+                return
+            }
+            let literals = Set(Self.stringLiterals(in: bytes, swift: language == "swift"))
+            for string in value.allStrings where !literals.contains(string) {
+                Issue.record("\(language) lost \(string.debugDescription)")
+            }
+        }
+        for value in Self.nastyValues { check(value) }
+        await propertyCheck(count: 100, input: Self.textOnly) { value in check(value) }
+    }
+
+    /// The decoded contents of the string literals in Swift or Objective-C source.
+    static func stringLiterals(in bytes: [UInt8], swift: Bool) -> [String] {
+        var literals: [String] = []
+        var scalars = Array(String(decoding: bytes, as: UTF8.self).unicodeScalars)[...]
+        while let quote = scalars.firstIndex(of: "\"") {
+            scalars = scalars[(quote + 1)...]
+            var literal = String.UnicodeScalarView()
+            while let scalar = scalars.popFirst(), scalar != "\"" {
+                guard scalar == "\\", let escaped = scalars.popFirst() else {
+                    literal.append(scalar)
+                    continue
+                }
+                switch escaped {
+                case "n": literal.append("\n")
+                case "r": literal.append("\r")
+                case "t": literal.append("\t")
+                case "0" where swift: literal.append("\u{0}")
+                case "u" where swift:
+                    let digits = scalars.prefix { $0 != "}" }.dropFirst()
+                    scalars = scalars.dropFirst(digits.count + 2)
+                    literal.append(Unicode.Scalar(UInt32(String(String.UnicodeScalarView(digits)), radix: 16)!)!)
+                case "0"..."7" where !swift:
+                    let digits = [escaped] + scalars.prefix(2)
+                    scalars = scalars.dropFirst(2)
+                    literal.append(Unicode.Scalar(UInt8(String(String.UnicodeScalarView(digits)), radix: 8)!))
+                default: literal.append(escaped)
+                }
+            }
+            literals.append(String(literal))
+        }
+        return literals
+    }
+
     /// Every corpus file this package reads, written by every writer.
     @Test(.needsCorpus, arguments: writers)
     func corpusFilesReadBackOrFailCleanly(writer: Writer) throws {
@@ -137,6 +194,16 @@ import Testing
 }
 
 extension Plist {
+    /// Every string and key in the value.
+    fileprivate var allStrings: [String] {
+        switch self {
+        case .string(let string): [string]
+        case .array(let elements): elements.flatMap(\.allStrings)
+        case .dictionary(let entries): entries.flatMap { [$0.key] + $0.value.allStrings }
+        default: []
+        }
+    }
+
     /// The value with every scalar but strings and data made a string.
     fileprivate var textOnly: Plist {
         switch self {
