@@ -133,7 +133,7 @@ extension Plist {
 }
 
 extension Plist {
-    /// Reads the property-list file at `url` (memory-mapped when large) and tells which format
+    /// Reads the property-list file at `url` and tells which format
     /// it was in.
     /// - Throws: `PlistError` with `.io` when `url` is not a file URL or the file cannot be
     ///   read, else as `read(bytes:)`.
