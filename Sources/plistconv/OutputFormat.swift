@@ -67,10 +67,11 @@ enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
 
     /// What to do instead when `error`, from `encode`, is a value this format cannot hold.
     func hint(for error: PlistError, stringify: Bool) -> String? {
-        guard error.code == .unrepresentable else { return nil }
+        guard case .unrepresentable(_, let type, _) = error.kind else { return nil }
+        let isScalar = ["integer", "real", "bool", "date", "uid"].contains(type)
         switch self {
-        case .openstep where !stringify: return "-f gnustep keeps it, --stringify writes it as a string"
-        case .strings where !stringify: return "--stringify writes numbers, Booleans and dates as strings"
+        case .openstep where !stringify && isScalar: return "-f gnustep keeps it, --stringify writes it as a string"
+        case .strings where !stringify && isScalar: return "--stringify writes it as a string"
         case .xml: return "-f binary keeps it"
         case .json: return "--json-values typed keeps it"
         default: return nil

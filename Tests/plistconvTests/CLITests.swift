@@ -338,6 +338,21 @@ private let openStepMessage =
         #expect(try folder.names() == [])
     }
 
+    /// The case: a GNUstep-typed file converted to plain OpenStep.
+    @Test func gnustepDateToOpenStepNamesTheInputAndTheWayOut() throws {
+        let folder = try TempFolder()
+        defer { folder.remove() }
+        let input = try folder.write(Array("{date = <*D2001-01-01 00:00:00 +0000>;}\n".utf8), to: "typed.plist")
+        let run = try Tool.run(["-f", "openstep", input, folder.path("out.plist")])
+        #expect(run.status == 1)
+        #expect(
+            run.stderr == "plistconv: \(input): the value at key path \"date\" is a date, which OpenStep cannot hold "
+                + "(-f gnustep keeps it, --stringify writes it as a string)\n")
+        #expect(try folder.names() == ["typed.plist"])
+        let strings = try Tool.run(["-f", "strings", input, folder.path("out.strings")])
+        #expect(strings.stderr.hasSuffix("which a .strings file cannot hold (--stringify writes it as a string)\n"))
+    }
+
     /// From standard input, such a value is reported against standard input.
     @Test func unwritableValueFromStdinNamesStdin() throws {
         let run = try Tool.run(["-f", "openstep", "-", "-"], stdin: try fixtureBytes(smallFile))
