@@ -19,7 +19,7 @@ import Testing
         func same(_ flatBytes: () throws -> [UInt8], _ treeBytes: () throws -> [UInt8]) -> Bool {
             switch (Result { try flatBytes() }, Result { try treeBytes() }) {
             case (.success(let a), .success(let b)): return a == b
-            case (.failure(let a as PlistError), .failure(let b as PlistError)): return a.code == b.code
+            case (.failure(let a as PlistError), .failure(let b as PlistError)): return a == b
             default: return false
             }
         }

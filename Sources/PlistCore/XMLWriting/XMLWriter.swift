@@ -22,14 +22,19 @@ enum XMLWriter {
         do {
             try writer.value(value, depth: 0)
         } catch {
-            // The writer keeps no key path: find the value it stopped at.
-            guard case .unrepresentable(_, let type, let format) = error.kind,
-                let path = value.firstPath(where: { problem(with: $0) != nil })
-            else { throw error }
-            throw PlistError(
-                .unrepresentable(keyPath: PlistKeyPath(components: path).description, type: type, format: format), at: 0)
+            throw withKeyPath(error, in: value)
         }
         return writer.text.finish()
+    }
+
+    /// `error` with the key path of the value it concerns, when it is an `.unrepresentable`
+    /// from `XMLOutput`, which keeps no key path: found in `value` once writing has failed.
+    static func withKeyPath(_ error: PlistError, in value: @autoclosure () -> Plist) -> PlistError {
+        guard case .unrepresentable(_, let type, let format) = error.kind,
+            let path = value().firstPath(where: { problem(with: $0) != nil })
+        else { return error }
+        return PlistError(
+            .unrepresentable(keyPath: PlistKeyPath(components: path).description, type: type, format: format), at: 0)
     }
 
     /// Why `value` itself (not its elements) cannot be written so that it reads back the same, or
