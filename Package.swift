@@ -107,6 +107,7 @@ let package = Package(
                 "PlistKit", "TestSupport", "plist-thread-probe",
                 .product(name: "OrderedCollections", package: "swift-collections"),
                 .product(name: "SystemPackage", package: "swift-system"),
+                .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             swiftSettings: settings),
         // Writes, observes and crashes in processes of its own, for `PlistStoreTests`.

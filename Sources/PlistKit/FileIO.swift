@@ -13,32 +13,47 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// Reading whole files (memory-mapped when large) and replacing files atomically, with errors
+/// Reading whole files and replacing files atomically, with errors
 /// that carry the system's reason. All pointer code of PlistKit lives here.
 package enum FileIO {
-    /// Files at least this large are memory-mapped instead of copied into memory.
-    static let mapThreshold = 1 << 20
-
-    /// The contents of the file at `path`.
+    /// The contents of the file at `path`, copied into memory with `read`.
+    ///
+    /// Never memory-mapped: a mapped file that another process truncates while it is being
+    /// parsed raises SIGBUS on the next page touched, which would kill the process, and a
+    /// library may not install a signal handler to catch it. Read, a file that shrinks gives
+    /// fewer bytes (which the reader reports as truncated) and one that grows gives more. One
+    /// buffer of the size `fstat` gives is filled in place, so the copy costs about a `memcpy`
+    /// of the file (see docs/SECURITY.md).
     static func contents(ofFile path: String) throws(PlistError) -> Data {
         let fd = unsafe open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw systemError() }
         defer { close(fd) }
         var info = stat()
         guard unsafe fstat(fd, &info) == 0 else { throw systemError() }
-        let size = Int(info.st_size)
-        if (info.st_mode & S_IFMT) == S_IFREG, size >= mapThreshold {
-            // SAFETY: a private read-only mapping of `size` bytes, unmapped by Data's deallocator.
-            guard let base = unsafe mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0), unsafe base != MAP_FAILED else {
-                throw systemError()
+        guard (info.st_mode & S_IFMT) == S_IFREG, info.st_size > 0 else { return try contents(ofDescriptor: fd) }
+        var data = Data(count: Int(info.st_size))
+        var filled = 0
+        var failure: PlistError?
+        // SAFETY: `read` writes at most `buffer.count - filled` bytes at `filled` inside `data`'s own storage.
+        unsafe data.withUnsafeMutableBytes { buffer in
+            while filled < buffer.count {
+                let count = unsafe read(fd, buffer.baseAddress! + filled, buffer.count - filled)
+                if count == 0 { break }
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    failure = systemError()
+                    break
+                }
+                filled += count
             }
-            return unsafe Data(
-                bytesNoCopy: base, count: size,
-                deallocator: .custom { pointer, count in
-                    _ = unsafe munmap(pointer, count)
-                })
         }
-        return try contents(ofDescriptor: fd)
+        if let failure { throw failure }
+        if filled < data.count {
+            data.count = filled  // the file shrank while it was read
+        } else {
+            data.append(try contents(ofDescriptor: fd))  // or grew
+        }
+        return data
     }
 
     /// The file at `path` memory-mapped whatever its size, for reading parts of it lazily
@@ -100,9 +115,15 @@ package enum FileIO {
     }
 
     /// Replaces the file at `path` with `bytes`: they are written to a new file in the same
-    /// folder, flushed, given the old file's permissions, then renamed over `path`. If anything
-    /// fails, the old file is untouched and the temporary file removed. A symbolic link at
-    /// `path` is followed, so the file it points to is replaced and the link kept.
+    /// folder, flushed, given the old file's permissions, then renamed over `path`, and the
+    /// folder flushed so that the rename survives a crash. If anything fails, the old file is
+    /// untouched and the temporary file removed. A symbolic link at `path` is followed, so the
+    /// file it points to is replaced and the link kept.
+    ///
+    /// A process killed while it writes leaves its temporary file (`.NAME.NUMBER.tmp`) behind:
+    /// each write removes those of earlier writes to the same file. A writer holds an exclusive
+    /// `flock` on its temporary file from creating it to renaming it, so a file that can be
+    /// locked belongs to no live writer, and concurrent writers never remove each other's.
     package static func writeAtomically(_ bytes: [UInt8], to path: String) throws(PlistError) {
         try writeAtomically(to: path) { fd throws(PlistError) in
             if let error = writeAll(bytes, to: fd) { throw error }
@@ -119,12 +140,20 @@ package enum FileIO {
         var existing = stat()
         let oldMode: mode_t? = unsafe stat(target, &existing) == 0 ? existing.st_mode & 0o7777 : nil
 
+        removeAbandonedTemporaryFiles(of: name, in: folder)
         var temporary = ""
         var fd: Int32 = -1
         for _ in 0..<100 {
             temporary = folder + ".\(name).\(UInt32.random(in: .min ... .max)).tmp"
             fd = unsafe open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
-            if fd >= 0 || errno != EEXIST { break }
+            if fd < 0 {
+                if errno == EEXIST { continue }
+                break
+            }
+            // Another write may have found the file unlocked and removed it before the lock was taken.
+            if flock(fd, LOCK_EX) == 0, isSameFile(fd, temporary) { break }
+            close(fd)
+            fd = -1
         }
         guard fd >= 0 else { throw systemError() }
         var failure: PlistError?
@@ -133,12 +162,51 @@ package enum FileIO {
             do throws(PlistError) { try produce(fd) } catch { failure = error }
         }
         if failure == nil, fsync(fd) != 0 { failure = systemError() }
-        if close(fd) != 0, failure == nil { failure = systemError() }
         if failure == nil, unsafe rename(temporary, target) != 0 { failure = systemError() }
-        if let failure {
-            unsafe unlink(temporary)
-            throw failure
+        if failure != nil { unsafe unlink(temporary) }
+        // Closing releases the lock: after the rename or the unlink, so no other write removes the file.
+        if close(fd) != 0, failure == nil { failure = systemError() }
+        if let failure { throw failure }
+        syncFolder(folder)
+    }
+
+    /// Flushes the folder, which holds the rename. Best effort: the file is already replaced, and
+    /// some file systems cannot flush a folder.
+    private static func syncFolder(_ folder: String) {
+        let fd = unsafe open(folder.isEmpty ? "." : folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { return }
+        _ = fsync(fd)
+        close(fd)
+    }
+
+    /// Removes the temporary files of writes to `name` in `folder` whose writer is gone (killed
+    /// before it could rename or remove its file): those no process holds a lock on.
+    private static func removeAbandonedTemporaryFiles(of name: String, in folder: String) {
+        guard let directory = unsafe opendir(folder.isEmpty ? "." : folder) else { return }
+        defer { unsafe closedir(directory) }
+        let prefix = "." + name + "."
+        while let entry = unsafe readdir(directory) {
+            let entryName = unsafe withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                unsafe String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+            }
+            let number = entryName.utf8.dropFirst(prefix.utf8.count).dropLast(4)
+            guard entryName.hasPrefix(prefix), entryName.hasSuffix(".tmp"), !number.isEmpty,
+                number.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 })
+            else { continue }
+            let path = folder + entryName
+            let fd = unsafe open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+            guard fd >= 0 else { continue }
+            if flock(fd, LOCK_EX | LOCK_NB) == 0, isSameFile(fd, path) { unsafe unlink(path) }
+            close(fd)
         }
+    }
+
+    /// Whether `path` still names the file open as `fd`.
+    private static func isSameFile(_ fd: Int32, _ path: String) -> Bool {
+        var open = stat()
+        var named = stat()
+        guard unsafe fstat(fd, &open) == 0, unsafe lstat(path, &named) == 0 else { return false }
+        return open.st_dev == named.st_dev && open.st_ino == named.st_ino
     }
 
     /// Writes all of `bytes` to `fd`; returns the error instead of throwing it.

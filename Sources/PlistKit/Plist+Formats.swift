@@ -1,3 +1,4 @@
+import OrderedCollections
 public import SystemPackage
 
 #if canImport(FoundationEssentials)
@@ -46,13 +47,16 @@ extension Plist {
         }
     }
 
-    /// Reads the property-list file at `path` (memory-mapped when large) and tells which format
-    /// it was in.
+    /// Reads the property-list file at `path` and tells which format it was in. An empty file
+    /// named `*.strings` is an empty table.
     /// - Throws: `PlistError` with `.io` when the file cannot be read, else as `read(bytes:)`.
     public static func read(contentsOf path: String, options: PlistReadOptions = .init()) throws(PlistError) -> (
         value: Plist, format: PlistFormat
     ) {
-        try read(bytes: try FileIO.contents(ofFile: path).span, options: options)
+        let bytes = try FileIO.contents(ofFile: path)
+        // An empty `.strings` file is an empty table; other empty files are no property list.
+        if bytes.isEmpty, path.hasSuffix(".strings") { return (.dictionary(.init()), .strings) }
+        return try read(bytes: bytes.span, options: options)
     }
 
     /// Reads a property list from everything readable on the open file descriptor `fd` and
@@ -76,10 +80,10 @@ extension Plist {
         try self.init(bytes: data.span, options: options)
     }
 
-    /// Reads the property-list file at `path` (memory-mapped when large), in any supported format.
+    /// Reads the property-list file at `path`, in any supported format (as `read(contentsOf:)`).
     /// - Throws: `PlistError` with `.io` when the file cannot be read, else as `init(bytes:)`.
     public init(contentsOf path: String, options: PlistReadOptions = .init()) throws(PlistError) {
-        try self.init(bytes: try FileIO.contents(ofFile: path), options: options)
+        self = try Self.read(contentsOf: path, options: options).value
     }
 
     /// The format of `bytes`, or the error that explains why there is none.
@@ -129,7 +133,7 @@ extension Plist {
 }
 
 extension Plist {
-    /// Reads the property-list file at `url` (memory-mapped when large) and tells which format
+    /// Reads the property-list file at `url` and tells which format
     /// it was in.
     /// - Throws: `PlistError` with `.io` when `url` is not a file URL or the file cannot be
     ///   read, else as `read(bytes:)`.
@@ -139,8 +143,8 @@ extension Plist {
         try read(contentsOf: try FileIO.path(of: url), options: options)
     }
 
-    /// Reads the property-list file at `path` (memory-mapped when large) and tells which format
-    /// it was in.
+    /// Reads the property-list file at `path` and tells which format it was in. An empty file
+    /// named `*.strings` is an empty table.
     /// - Throws: `PlistError` with `.io` when the file cannot be read, else as `read(bytes:)`.
     public static func read(contentsOf path: FilePath, options: PlistReadOptions = .init()) throws(PlistError) -> (
         value: Plist, format: PlistFormat

@@ -8,8 +8,9 @@ public import SystemPackage
 /// Writing encoded bytes to files the way this package writes property lists.
 public enum PlistFile {
     /// Writes `bytes` to the file at `path` atomically: a temporary file in the same folder is
-    /// written completely, then renamed over the old file, which keeps its permissions (a symbolic
-    /// link is followed, and its target replaced).
+    /// written completely and flushed, then renamed over the old file, which keeps its
+    /// permissions (a symbolic link is followed, and its target replaced). A temporary file that
+    /// a killed process left behind is removed by the next write to the same file.
     /// - Throws: `PlistError` with `.io` when the file cannot be written; the old file is then intact.
     public static func write(_ bytes: [UInt8], to path: String) throws(PlistError) {
         try FileIO.writeAtomically(bytes, to: path)

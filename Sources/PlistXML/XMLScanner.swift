@@ -25,22 +25,33 @@ package import Foundation
 /// It declines (returns `nil`) anything else: CDATA sections, processing instructions, an
 /// internal DTD subset, other encodings, UTF-16 and byte-order marks, unknown entities,
 /// unexpected attributes or elements, comments inside leaf elements, malformed markup,
-/// invalid UTF-8 or characters XML forbids, a `CF$UID` dictionary (a UID), limits exceeded.
+/// invalid UTF-8 or characters XML forbids (raw: references to them are read, as CoreFoundation
+/// reads them), limits exceeded, and for `table(of:options:)` a `CF$UID` dictionary (a UID,
+/// which `plist(of:options:)` reads).
 /// Nothing it accepts is refused by the libxml2 reader, and it gives the values that reader
-/// gives. It keeps its own stack of open elements, so deep nesting cannot overflow the call stack.
+/// gives, with one exception: references to the characters XML 1.0 forbids (`&#8;`), which
+/// libxml2 refuses and CoreFoundation reads; for those the scanner is the reader (the tests
+/// compare it with libxml2 reading stand-in characters in their place). It keeps its own stack of open elements, so deep nesting cannot overflow the call stack.
 package enum XMLScanner {
     /// The value of the document in `bytes` (which it copies), or `nil` when the document is
     /// not one this scanner reads.
     package static func plist(of bytes: Span<UInt8>, options: PlistReadOptions) -> Plist? {
-        table(of: Data(copying: bytes), options: options)?.plist()
+        table(of: Data(copying: bytes), options: options, readsUIDs: true)?.plist()
     }
 
     /// The table of `document` (kept, not copied), or `nil` when the document is not one this
     /// scanner reads.
     package static func table(of document: Data, options: PlistReadOptions) -> XMLTable? {
+        table(of: document, options: options, readsUIDs: false)
+    }
+
+    /// The table, with `CF$UID` dictionaries kept as dictionaries (for `XMLTable.plist()` to
+    /// make UIDs of) when `readsUIDs`, else declined.
+    private static func table(of document: Data, options: PlistReadOptions, readsUIDs: Bool) -> XMLTable? {
         let bytes = document.span
         guard bytes.count <= Int(Int32.max) else { return nil }
         var scan = XMLScan(options: options)
+        scan.readsUIDs = readsUIDs
         // Room for a node per 16 bytes: more than documents hold (pages never touched cost nothing).
         scan.nodes = [XMLTable.Node](largeCapacity: bytes.count / 16)
         scan.children = [Int32](largeCapacity: bytes.count / 16)
@@ -93,6 +104,8 @@ private struct XMLScan {
     var position = 0
     /// The keys of the dictionary being checked for repeats, in byte order (kept for its room).
     var keysInOrder: [XMLTable.Node] = []
+    /// Whether `CF$UID` dictionaries are kept (for `XMLTable.plist()`) rather than declined.
+    var readsUIDs = false
 
     init(options: PlistReadOptions) { budget = ReadBudget(options) }
 
@@ -467,8 +480,8 @@ private struct XMLScan {
                 throw Decline()
             }
         }
-        // A lone `CF$UID` key makes a UID: left to the libxml2 reader.
-        if count == 2, keyText(bytes, Int(children[firstKey])) == "CF$UID" { throw Decline() }
+        // A lone `CF$UID` key makes a UID: left to the libxml2 reader unless the table is for a `Plist`.
+        if count == 2, !readsUIDs, keyText(bytes, Int(children[firstKey])) == "CF$UID" { throw Decline() }
     }
 
     func keyText(_ bytes: Span<UInt8>, _ node: Int) -> String {

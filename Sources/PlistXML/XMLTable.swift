@@ -350,8 +350,13 @@ package final class XMLTable: IndexedPlist {
                     keys.append(text(nodes[Int(children[Int(entry.start) + 2 * index])]))
                     values.append(take(&built, Int(children[Int(entry.start) + 2 * index + 1])))
                 }
-                // Invariant: the scanner declined documents with a repeated key.
-                built[node] = .dictionary(OrderedDictionary(uncheckedUniqueKeys: keys, values: values))
+                if keys.count == 1, keys[0] == "CF$UID", let uid = values[0].uint64 {
+                    // A keyed-archiver UID, as the libxml2 reader (`XMLTreeBuilder`) reads it.
+                    built[node] = .uid(uid)
+                } else {
+                    // Invariant: the scanner declined documents with a repeated key.
+                    built[node] = .dictionary(OrderedDictionary(uncheckedUniqueKeys: keys, values: values))
+                }
             case .key:
                 break
             default:

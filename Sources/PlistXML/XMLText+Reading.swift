@@ -25,7 +25,9 @@ extension XMLText {
 
     /// The character the reference starting with the `&` at `index` stands for, and where the
     /// reference ends; `nil` for anything else (an unknown entity, a malformed reference, a
-    /// character XML does not allow).
+    /// surrogate, a value past U+10FFFF). References to the characters XML 1.0 forbids (NUL,
+    /// the other control characters, U+FFFE, U+FFFF) are read, as CoreFoundation reads them
+    /// and as the XML writer writes those characters.
     static func reference(_ text: Span<UInt8>, at index: Int) -> (scalar: UInt32, end: Int)? {
         var position = index + 1
         guard position < text.count else { return nil }
@@ -41,7 +43,8 @@ extension XMLText {
                 guard scalar <= 0x10FFFF else { return nil }
                 position += 1
             }
-            guard position < text.count, position > digitsStart, isCharacter(scalar) else { return nil }
+            guard position < text.count, position > digitsStart, isCharacter(scalar) || isReferenceOnly(scalar)
+            else { return nil }
             return (scalar, position + 1)
         }
         for entity in predefined where position + entity.length <= text.count {
@@ -80,6 +83,13 @@ extension XMLText {
         case 0x09, 0x0A, 0x0D, 0x20...0xD7FF, 0xE000...0xFFFD, 0x10000...0x10FFFF: true
         default: false
         }
+    }
+
+    /// Whether the character is one XML 1.0 forbids that property lists still carry, as a
+    /// character reference only: C0 controls but tab, line feed and carriage return, U+FFFE
+    /// and U+FFFF. (Surrogates stay refused: a string cannot hold one alone.)
+    static func isReferenceOnly(_ scalar: UInt32) -> Bool {
+        scalar < 0x20 || scalar == 0xFFFE || scalar == 0xFFFF
     }
 
     /// The end of the UTF-8 sequence at `index` (its first byte 0x80 or above), if it is

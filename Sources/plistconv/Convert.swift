@@ -158,11 +158,24 @@ struct Convert: ParsableCommand {
                 return false
             }
         }
+        let format = format ?? (document.format == .binary ? .xml : .binary)
+        let bytes: [UInt8]
         do throws(PlistError) {
-            let format = format ?? (document.format == .binary ? .xml : .binary)
-            let bytes = try format.encode(
+            bytes = try format.encode(
                 document.value, file: input, readable: readable, stringify: stringify, jsonValues: jsonValues.values,
                 limits: writeLimits)
+        } catch {
+            // A value the format cannot hold is the input's: name it, and what would hold it.
+            // (Limits such as the output's size are the output's.)
+            guard error.code == .unrepresentable else {
+                progress.report(error, file: Terminal.displayName(destination, isOutput: true))
+                return false
+            }
+            let hint = format.hint(for: error, stringify: stringify).map { " (\($0))" } ?? ""
+            progress.report("\(error)\(hint)", file: Terminal.displayName(input, isOutput: false))
+            return false
+        }
+        do throws(PlistError) {
             try Terminal.output(bytes, to: destination)
             if header {
                 let headerPath = Terminal.replacingExtension(of: destination, with: "h")
@@ -250,7 +263,7 @@ private final class Progress: Sendable {
         }
     }
 
-    func report(_ error: some Error & CustomStringConvertible, file: String) {
+    func report(_ error: some CustomStringConvertible, file: String) {
         done.withLock { _ in
             if shown { Terminal.writeError("\r\u{1B}[K") }
             Terminal.report(error, file: file)

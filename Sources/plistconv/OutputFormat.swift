@@ -71,6 +71,19 @@ enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
         }
     }
 
+    /// What to do instead when `error`, from `encode`, is a value this format cannot hold.
+    func hint(for error: PlistError, stringify: Bool) -> String? {
+        guard case .unrepresentable(_, let type, _) = error.kind else { return nil }
+        let isScalar = ["integer", "real", "bool", "date", "uid"].contains(type)
+        switch self {
+        case .openstep where !stringify && isScalar: return "-f gnustep keeps it, --stringify writes it as a string"
+        case .strings where !stringify && isScalar: return "--stringify writes it as a string"
+        case .xml: return "-f binary keeps it"
+        case .json: return "--json-values typed keeps it"
+        default: return nil
+        }
+    }
+
     /// The Objective-C header for `objc` output.
     static func objcHeader(_ plist: Plist, file: String) -> [UInt8] {
         plist.objcHeader(name: identifier(file), fileName: fileName(file))

@@ -1,5 +1,13 @@
 import ArgumentParser
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The `plistconv` command: converts, checks, prints and edits property lists.
 @main
 struct PlistConv: ParsableCommand {
@@ -25,6 +33,10 @@ struct PlistConv: ParsableCommand {
     )
 
     static func main() {
+        // Past the file-size limit (`ulimit -f`), a write then fails with EFBIG, which is
+        // reported with the file's name, instead of killing the process with no message and
+        // the temporary file left behind. (The command's choice: PlistKit changes no signal.)
+        signal(SIGXFSZ, SIG_IGN)
         let arguments = CommandSpelling.normalized(Array(CommandLine.arguments.dropFirst()))
         guard var command = parseNamedCommand(arguments) else { return main(arguments) }
         do { try command.run() } catch { exit(withError: error) }

@@ -58,7 +58,7 @@ enum Terminal {
     }
 
     /// Prints `plistconv: NAME: message` on standard error.
-    static func report(_ error: some Error & CustomStringConvertible, file name: String) {
+    static func report(_ error: some CustomStringConvertible, file name: String) {
         writeError("plistconv: \(name): \(error)\n")
     }
 

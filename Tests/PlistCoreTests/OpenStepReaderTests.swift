@@ -62,8 +62,12 @@ import Testing
     @Test func unicodeEscapes() throws {
         #expect(try read(#""\U0042\U41\Ue9\U20ac""#).string == "BA\u{E9}\u{20AC}")
         #expect(try read(#""\UD83D\UDE00""#).string == "\u{1F600}")
-        #expect(try read(#""\UD83Dx""#).string == "\u{FFFD}x")
-        #expect(try read(#""\UDE00""#).string == "\u{FFFD}")
+        // A lone surrogate is refused where its escape starts, as binary and JSON refuse one.
+        for (text, column) in [(#""\UD83Dx""#, 2), (#""\UDE00""#, 2), (#""ab\UD800""#, 4), (#""\UD83D\U0041""#, 2)] {
+            #expect(throws: PlistError(.invalidUTF16, at: column - 1, position: TextPosition(line: 1, column: column))) {
+                try read(text)
+            }
+        }
     }
 
     @Test func rawUTF8InQuotedStrings() throws {
@@ -189,8 +193,11 @@ import Testing
         }
     }
 
-    @Test func emptyInput() {
-        #expect(throws: PlistError(.emptyInput, at: 0)) { try Plist(openStep: [UInt8]()) }
+    /// No text, white space alone or comments alone: an empty `.strings` file, as in CF.
+    @Test func emptyInputIsAnEmptyStringsFile() throws {
+        #expect(try Plist(openStep: [UInt8]()) == [:])
+        #expect(try Plist(openStep: Array(" \n\t".utf8)) == [:])
+        #expect(try Plist(openStep: Array("/* nothing */\n".utf8)) == [:])
     }
 
     @Test func invalidUTF8() {

@@ -83,7 +83,7 @@ private func text(_ value: Plist, _ options: PlistWriteOptions = gnustep) throws
                 Plist.dictionary(["d": .date(Date(timeIntervalSinceReferenceDate: 0))]),
                 "the value at key path \"d\" is a date, which OpenStep cannot hold"
             ),
-            (Plist.dictionary(["u": .uid(1)]), "the value at key path \"u\" is an uid, which OpenStep cannot hold"),
+            (Plist.dictionary(["u": .uid(1)]), "the value at key path \"u\" is a uid, which OpenStep cannot hold"),
         ] as [(Plist, String)])
     func strictModeNamesTheKeyPath(value: Plist, message: String) {
         #expect(throws: PlistError.self) { try value.openStepBytes() }

@@ -104,8 +104,14 @@ import Testing
     }
 
     @Test(
-        arguments: [[], [0x20, 0x0A], [0x7F], [0x08] + Array("bplist00".utf8), [0x00, 0x01, 0x00, 0x02]] as [[UInt8]])
+        arguments: [[], [0x7F], [0x08] + Array("bplist00".utf8), [0x00, 0x01, 0x00, 0x02]] as [[UInt8]])
     func recognizesNothingInJunk(bytes: [UInt8]) {
         #expect(PlistFormat.detect(bytes) == nil)
+    }
+
+    /// White space alone is an empty `.strings` file, as CoreFoundation reads it.
+    @Test func whiteSpaceAloneIsOpenStep() {
+        #expect(PlistFormat.detect([0x20, 0x0A]) == .openStep)
+        #expect(PlistFormat.detect([0x0D, 0x0A, 0x09]) == .openStep)
     }
 }

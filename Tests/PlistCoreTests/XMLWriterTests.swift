@@ -64,7 +64,7 @@ import Testing
             .map { String($0.dropFirst(6).dropLast(6)) }
         #expect(
             written == [
-                "", "\u{0}", " ", "0", "1", "10", "9", "A", "Ab", "B", "_", "a", "a-b", "a0", "aB", "ab", "abc", "b",
+                "", "&#0;", " ", "0", "1", "10", "9", "A", "Ab", "B", "_", "a", "a-b", "a0", "aB", "ab", "abc", "b",
                 "ss", "~", "\u{C4}", "\u{DF}", "\u{E4}", "\u{65E5}", "\u{1F600}", "\u{E000}", "\u{FF71}", "\u{FFFD}",
             ])
     }
@@ -137,8 +137,8 @@ import Testing
         #expect(try body(.real(value)) == "<real>\(text)</real>")
     }
 
-    /// CoreFoundation's Gregorian calendar arithmetic: fractions round down, odd years and
-    /// non-finite values come out as CF writes them.
+    /// CoreFoundation's Gregorian calendar arithmetic: fractions round down (a hair before a
+    /// minute can make second 60, which the readers read as the next minute), as CF writes them.
     @Test(
         arguments: [
             (0, "2001-01-01T00:00:00Z"), (0.5, "2001-01-01T00:00:00Z"), (0.999_999_999, "2001-01-01T00:00:00Z"),
@@ -148,17 +148,35 @@ import Testing
             (-978_307_200.5, "1969-12-31T23:59:59Z"), (123_456_789.123456, "2004-11-29T21:33:09Z"),
             (-3_187_296_000, "1900-01-01T00:00:00Z"), (5_097_599, "2001-02-28T23:59:59Z"),
             (5_097_600, "2001-03-01T00:00:00Z"), (252_423_993_599, "9999-12-31T23:59:59Z"),
-            (-63_113_904_000, "0001-01-01T00:00:00Z"), (-63_113_904_000.5, "0000-12-31T23:59:59Z"),
-            (-63_177_148_800, "-002-12-31T00:00:00Z"), (252_423_993_600, "10000-01-01T00:00:00Z"),
-            (-1e10, "1684-02-11T06:13:20Z"), (1e15, "31690739-07-06T01:46:40Z"),
-            (-1e15, "-31686738-06-29T22:13:20Z"), (1e17, "2147483647-09-07T09:46:32Z"),
-            (-1e18, "-1623965434-03-10T22:14:00Z"), (1e30, "2030437302-06-07T00:00:00Z"),
-            (.greatestFiniteMagnitude, "2030437302-06-07T00:00:-2147483648Z"),
-            (.nan, "2030437302-06-07T24:60:-2147483648Z"), (.infinity, "2030437302-06-07T24:60:-2147483648Z"),
-            (-.infinity, "2030437302-06-07T24:60:-2147483648Z"),
+            (-63_113_904_000, "0001-01-01T00:00:00Z"), (-63_113_903_999.5, "0001-01-01T00:00:00Z"),
+            (252_423_993_599.5, "9999-12-31T23:59:59Z"), (-1e10, "1684-02-11T06:13:20Z"),
         ] as [(Double, String)])
     func writesDatesAsCoreFoundationDoes(seconds: Double, text: String) throws {
         #expect(try body(.date(Date(timeIntervalSinceReferenceDate: seconds))) == "<date>\(text)</date>")
+    }
+
+    /// Dates outside the years 1 to 9999, which CF writes as text no reader reads back
+    /// (`0000-12-31T23:59:59Z`, `10000-01-01T00:00:00Z`, `2030437302-06-07T24:60:-2147483648Z` for
+    /// NaN), are refused with their key path.
+    @Test(
+        arguments: [
+            (-63_113_904_000.5, "a date before the year 1"), (-63_177_148_800, "a date before the year 1"),
+            (252_423_993_600, "a date after the year 9999"), (1e15, "a date after the year 9999"),
+            (-1e18, "a date before the year 1"), (.greatestFiniteMagnitude, "a date after the year 9999"),
+            (.nan, "a date that is not a number (NaN)"), (.infinity, "a date infinitely far in the future"),
+            (-.infinity, "a date infinitely far in the past"),
+        ] as [(Double, String)])
+    func refusesDatesOutsideTheYears1To9999(seconds: Double, what: String) throws {
+        let date = Plist.date(Date(timeIntervalSinceReferenceDate: seconds))
+        #expect(throws: PlistError(.unrepresentable(keyPath: "", type: String(what.dropFirst(2)), format: "XML"), at: 0)) {
+            try date.xmlBytes()
+        }
+        let nested: Plist = ["a": [1, ["b": date]]]
+        #expect {
+            try nested.xmlBytes()
+        } throws: { error in
+            (error as? PlistError)?.description == "the value at key path \"a.1.b\" is \(what), which XML cannot hold"
+        }
     }
 
     @Test func writesDataInBase64LinesThatShortenWithIndentation() throws {
@@ -198,14 +216,23 @@ import Testing
         #expect(lines[19] == String(repeating: "\t", count: 11) + "</data>")
     }
 
-    @Test func escapesOnlyAmpersandAndAngleBrackets() throws {
+    /// `&`, `<` and `>` as CF escapes them; "\r" and the characters XML 1.0 forbids (which CF
+    /// writes raw, making XML no parser reads) as character references, which CF reads.
+    @Test func escapesMarkupAndTheCharactersXMLForbids() throws {
         #expect(
             try body("&<>\"' \r\n\t\u{1}\u{7F}\u{E9}\u{1F600}")
-                == "<string>&amp;&lt;&gt;\"' \r\n\t\u{1}\u{7F}\u{E9}\u{1F600}</string>")
-        #expect(try body("a\u{0}b") == "<string>a\u{0}b</string>")
+                == "<string>&amp;&lt;&gt;\"' &#13;\n\t&#1;\u{7F}\u{E9}\u{1F600}</string>")
+        #expect(try body("a\u{0}b") == "<string>a&#0;b</string>")
         #expect(try body("") == "<string></string>")
         #expect(try body(["k&<>\"'": "v"]) == "<dict>\n\t<key>k&amp;&lt;&gt;\"'</key>\n\t<string>v</string>\n</dict>")
-        #expect(try body("\u{FEFF}x\u{FFFF}\u{10FFFF}") == "<string>\u{FEFF}x\u{FFFF}\u{10FFFF}</string>")
+        #expect(
+            try body("\u{FEFF}x\u{FFFF}\u{FFFE}\u{FFFD}\u{EFFF}\u{10FFFF}")
+                == "<string>\u{FEFF}x&#65535;&#65534;\u{FFFD}\u{EFFF}\u{10FFFF}</string>")
+        let controls = String(String.UnicodeScalarView((0..<0x20).compactMap(Unicode.Scalar.init)))
+        #expect(
+            try body([controls: "v"])
+                == "<dict>\n\t<key>&#0;&#1;&#2;&#3;&#4;&#5;&#6;&#7;&#8;\t\n&#11;&#12;&#13;&#14;&#15;&#16;&#17;&#18;"
+                + "&#19;&#20;&#21;&#22;&#23;&#24;&#25;&#26;&#27;&#28;&#29;&#30;&#31;</key>\n\t<string>v</string>\n</dict>")
     }
 
     /// Escapes are found eight bytes at a time: one at every place of a word, or several in
@@ -214,10 +241,11 @@ import Testing
     @Test func escapesWhereverTheyAreInLongerText() throws {
         func escaped(_ text: String) -> String {
             text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-                .replacingOccurrences(of: ">", with: "&gt;")
+                .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\r", with: "&#13;")
+                .replacingOccurrences(of: "\u{FFFE}", with: "&#65534;")
         }
         let filler = Array("%';=?abc¦¼¾xyz0123456789")
-        for special in ["&", "<", ">", "<&>"] {
+        for special in ["&", "<", ">", "<&>", "\r", "\u{FFFE}"] {
             for place in 0...filler.count {
                 var text = String(filler)
                 text.insert(contentsOf: special, at: text.index(text.startIndex, offsetBy: place))

@@ -38,7 +38,8 @@ import Testing
         #expect(run.status == 1)
         #expect(
             run.stderr
-                == "plistconv: <stdout>: the value at key path \"Tracks.7.Date Added\" is a date, which JSON cannot hold\n"
+                == "plistconv: <stdin>: the value at key path \"Tracks.7.Date Added\" is a date, which JSON cannot hold "
+                + "(--json-values typed keeps it)\n"
         )
     }
 
@@ -90,7 +91,7 @@ import Testing
         let date = try Tool.run(["-f", "objc", "-", "-"], stdin: try Plist.array([.date(Date())]).binaryBytes())
         #expect(
             date.stderr
-                == "plistconv: <stdout>: the value at key path \"0\" is a date, which an Objective-C literal cannot hold\n"
+                == "plistconv: <stdin>: the value at key path \"0\" is a date, which an Objective-C literal cannot hold\n"
         )
         #expect(try Tool.run(["convert", "-f", "swift", "--header", input]).status == 64)
     }

@@ -2,7 +2,8 @@ extension FlatPlist {
     /// The value at node 0 as an XML property list: the same bytes `XMLWriter` writes for
     /// `plist(at: 0)`. Written on the calling thread, unless `options.parallelism` allows more
     /// threads and the value is large enough for them to help (`XMLParts`).
-    /// - Throws: `.tooDeep` past `options.maxDepth`, `.outputTooLarge` past `options.maxOutputBytes`.
+    /// - Throws: `.tooDeep` past `options.maxDepth`, `.outputTooLarge` past `options.maxOutputBytes`,
+    ///   `.unrepresentable` with its key path for a date outside the years 1 to 9999.
     package func xmlBytes(options: PlistWriteOptions) throws(PlistError) -> [UInt8] {
         let threads = options.parallelism > 1 ? XMLParts.threads(forNodes: nodes.count, atMost: options.parallelism) : 1
         return try xmlBytes(options: options, threads: threads)
@@ -17,7 +18,11 @@ extension FlatPlist {
             return bytes
         }
         var text = XMLOutput(options: options, capacity: xmlCapacity)
-        try writer.value(0, depth: 0, into: &text)
+        do {
+            try writer.value(0, depth: 0, into: &text)
+        } catch {
+            throw XMLWriter.withKeyPath(error, in: plist(at: 0))
+        }
         return text.finish()
     }
 

@@ -96,7 +96,14 @@ private struct JSONTextWriter {
             try out.enter(depth: depth)
             guard !entries.isEmpty else { return out.append("{}") }
             let order = order(entries)
-            if options.jsonValues == .typed, JSONTag(rawValue: entries.keys[order[0]]) != nil {
+            let firstKey = entries.keys[order[0]]
+            if options.jsonValues == .strict, JSONTag(rawValue: firstKey) != nil {
+                // Plain JSON has no way to say that this is no typed value: the reader would take it for one.
+                let keyPath = PlistKeyPath(components: path).description
+                let type = "dictionary whose first key is \(firstKey.debugDescription) (which reads back as a typed value)"
+                throw PlistError(.unrepresentable(keyPath: keyPath, type: type, format: "strict JSON"), at: 0)
+            }
+            if options.jsonValues == .typed, JSONTag(rawValue: firstKey) != nil {
                 // A real dictionary that would read as a typed value: its first key is a tag.
                 out.append("{")
                 newline(depth + 1)

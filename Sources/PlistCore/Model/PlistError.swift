@@ -422,7 +422,8 @@ public struct TextPosition: Hashable, Sendable {
 
 /// "an" before a vowel, else "a".
 private func article(_ word: String) -> String {
-    word.first.map { "aeiou".contains($0) } == true ? "an" : "a"
+    // "a uid": said "you-eye-dee".
+    word.first.map { "aeiou".contains($0) } == true && !word.hasPrefix("uid") ? "an" : "a"
 }
 
 extension TextPosition {

@@ -25,6 +25,7 @@ public enum PlistFormat: String, Hashable, Sendable, CaseIterable {
 
     /// The format of `bytes`, judged from their first bytes; `nil` when they are empty or
     /// start with no byte-order mark, whitespace or character a property list can start with.
+    /// ASCII white space alone is OpenStep (an empty `.strings` file).
     ///
     /// `bplist` means binary; `<?xml`, `<!DOCTYPE` or `<plist` (after an optional byte-order mark
     /// and whitespace, in UTF-8, UTF-16 or UTF-32) means XML; `[`, or `{` followed by `}` or by a
@@ -33,7 +34,11 @@ public enum PlistFormat: String, Hashable, Sendable, CaseIterable {
     public static func detect(_ bytes: Span<UInt8>) -> PlistFormat? {
         if bytes.count >= 6, (0..<6).allSatisfy({ bytes[$0] == binaryMagic[$0] }) { return .binary }
         let text = TextPrefix(bytes)
-        guard let first = text.firstNonWhitespace else { return nil }
+        guard let first = text.firstNonWhitespace else {
+            // White space alone is an empty `.strings` file, as CoreFoundation reads it.
+            let isBlank = !bytes.isEmpty && bytes.indices.allSatisfy { [0x20, 0x09, 0x0A, 0x0D].contains(bytes[$0]) }
+            return isBlank ? .openStep : nil
+        }
         if text.hasPrefix("<?xml", from: first) || text.hasPrefix("<!", from: first)
             || xmlElements.contains(where: { text.hasPrefix($0, from: first) })
         {

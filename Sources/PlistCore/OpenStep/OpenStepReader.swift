@@ -18,6 +18,8 @@ enum OpenStepReader {
     static func read(_ input: [UInt8], options: PlistReadOptions) throws(PlistError) -> (
         value: Plist, isStringsFile: Bool
     ) {
+        // No text at all is an empty `.strings` file, as white space alone is.
+        guard !input.isEmpty else { return (.dictionary([:]), true) }
         var parser = try OpenStepParser(input: input, options: options)
         try parser.validateUTF8()
         let value = try parser.document()
@@ -364,7 +366,12 @@ private struct OpenStepParser {
         let quote = text[index]
         index += 1
         scratch.removeAll(keepingCapacity: true)
-        var pendingHigh: UInt32? = nil  // a `\U` high surrogate waiting for its low half
+        // A `\U` high surrogate waiting for its low half, and where its escape starts. A surrogate
+        // without its other half is refused with its place, as binary and JSON refuse one
+        // (CoreFoundation reads it as U+FFFD).
+        var pendingHigh: UInt32? = nil
+        var pendingStart = 0
+        var escapeStart = 0
         let count = text.count
         while true {
             guard index < count else { throw error(.truncated(what: "a quoted string"), at: stringStart) }
@@ -374,14 +381,12 @@ private struct OpenStepParser {
                 break
             }
             guard byte == Byte.backslash else {
-                if pendingHigh != nil {
-                    appendScalar(0xFFFD)
-                    pendingHigh = nil
-                }
+                if pendingHigh != nil { throw error(.invalidUTF16, at: pendingStart) }
                 scratch.append(byte)
                 index += 1
                 continue
             }
+            escapeStart = index
             index += 1
             guard index < count else { throw error(.truncated(what: "a quoted string"), at: stringStart) }
             let escaped = text[index]
@@ -417,30 +422,26 @@ private struct OpenStepParser {
             default:
                 // Any other character stands for itself (`\\`, `\"`, `\'`, and unknown escapes such
                 // as `\d`, as in CoreFoundation); a multi-byte character's other bytes follow.
-                if pendingHigh != nil {
-                    appendScalar(0xFFFD)
-                    pendingHigh = nil
-                }
+                if pendingHigh != nil { throw error(.invalidUTF16, at: pendingStart) }
                 scratch.append(escaped)
                 continue
             }
             if let high = pendingHigh {
                 pendingHigh = nil
-                if scalar & 0xFC00 == 0xDC00 {
-                    appendScalar(0x10000 + ((high - 0xD800) << 10 | (scalar - 0xDC00)))
-                    continue
-                }
-                appendScalar(0xFFFD)
+                guard scalar & 0xFC00 == 0xDC00 else { throw error(.invalidUTF16, at: pendingStart) }
+                appendScalar(0x10000 + ((high - 0xD800) << 10 | (scalar - 0xDC00)))
+                continue
             }
             if scalar & 0xFC00 == 0xD800 {
                 pendingHigh = scalar
+                pendingStart = escapeStart
             } else if scalar & 0xFC00 == 0xDC00 {
-                appendScalar(0xFFFD)
+                throw error(.invalidUTF16, at: escapeStart)
             } else {
                 appendScalar(scalar)
             }
         }
-        if pendingHigh != nil { appendScalar(0xFFFD) }
+        if pendingHigh != nil { throw error(.invalidUTF16, at: pendingStart) }
         try self.count(contentBytes: scratch.count, at: stringStart)
         return String(decoding: scratch, as: UTF8.self)
     }

@@ -36,6 +36,9 @@ enum OpenStepWriter {
         guard case .dictionary(let entries) = value else {
             throw PlistError(.unrepresentable(keyPath: "", type: value.typeName, format: "a .strings file"), at: 0)
         }
+        // An empty table is a line feed: white space alone reads as an empty `.strings` file
+        // (here and in CoreFoundation), while no bytes at all read as no property list.
+        guard !entries.isEmpty else { return [0x0A] }
         var writer = OpenStepTextWriter(
             options: options, out: try TextOutput(for: value, indentation: 0, options: options))
         for (key, element) in writer.ordered(entries) {
@@ -89,6 +92,10 @@ private struct OpenStepTextWriter {
             indent(depth)
             out.append(")")
         case .dictionary(let entries):
+            if options.openStepValues == .gnustep, XMLWriter.isUIDForm(entries) {
+                let keyPath = PlistKeyPath(components: path).description
+                throw PlistError(.unrepresentable(keyPath: keyPath, type: XMLWriter.uidFormProblem, format: "GNUstep"), at: 0)
+            }
             try out.enter(depth: depth)
             out.append("{\n")
             for (key, element) in ordered(entries) {

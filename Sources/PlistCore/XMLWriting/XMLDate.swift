@@ -16,6 +16,22 @@
 ///   `SInt8`, so NaN is written `2030437302-06-07T24:60:-2147483648Z`. (An arm64 build of
 ///   CoreFoundation converts differently and would write other text for those values.)
 enum XMLDate {
+    /// Why a date cannot be written in XML (as the type in an `.unrepresentable` message), or
+    /// `nil` when it can. The readers read the years 1 to 9999 (`YYYY` has four digits, and
+    /// year 0 is no year of the calendar CF and Foundation use); CF writes other years, NaN and
+    /// infinities too, as text nothing reads back (`10000-01-01T00:00:00Z`,
+    /// `2030437302-06-07T24:60:-2147483648Z`), so those are refused instead.
+    static func problem(with seconds: Double) -> String? {
+        if seconds.isNaN { return "date that is not a number (NaN)" }
+        if seconds.isInfinite { return seconds > 0 ? "date infinitely far in the future" : "date infinitely far in the past" }
+        if seconds.rounded(.down) < firstCalendarSecond { return "date before the year 1" }
+        if seconds >= endOfWholeSeconds { return "date after the year 9999" }
+        return nil
+    }
+
+    /// 0001-01-01T00:00:00Z, the first second of the year 1.
+    static let firstCalendarSecond = -63_113_904_000.0
+
     static func append(secondsSinceReference seconds: Double, to out: inout ShortText) {
         if seconds.rounded(.down) == seconds, seconds >= firstWholeSecond, seconds < endOfWholeSeconds {
             appendWholeSeconds(Int64(seconds), to: &out)

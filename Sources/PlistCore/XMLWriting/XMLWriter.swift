@@ -19,9 +19,41 @@ enum XMLWriter {
     static func write(_ value: Plist, options: PlistWriteOptions) throws(PlistError) -> [UInt8] {
         try OutputLimit(options).checkLeastSize(of: value, indentation: 1)
         var writer = TreeWriter(text: XMLOutput(options: options, capacity: 4096), sortsKeys: options.sortsKeys)
-        try writer.value(value, depth: 0)
+        do {
+            try writer.value(value, depth: 0)
+        } catch {
+            throw withKeyPath(error, in: value)
+        }
         return writer.text.finish()
     }
+
+    /// `error` with the key path of the value it concerns, when it is an `.unrepresentable`
+    /// from `XMLOutput`, which keeps no key path: found in `value` once writing has failed.
+    static func withKeyPath(_ error: PlistError, in value: @autoclosure () -> Plist) -> PlistError {
+        guard case .unrepresentable(_, let type, let format) = error.kind,
+            let path = value().firstPath(where: { problem(with: $0) != nil })
+        else { return error }
+        return PlistError(
+            .unrepresentable(keyPath: PlistKeyPath(components: path).description, type: type, format: format), at: 0)
+    }
+
+    /// Why `value` itself (not its elements) cannot be written so that it reads back the same, or
+    /// `nil`: a date outside what `<date>` holds, or a dictionary of a lone non-negative integer
+    /// `CF$UID`, which is how a UID is written (and so reads back as one, in CF too).
+    static func problem(with value: Plist) -> String? {
+        switch value {
+        case .date(let date): XMLDate.problem(with: date.timeIntervalSinceReferenceDate)
+        case .dictionary(let entries) where isUIDForm(entries): uidFormProblem
+        default: nil
+        }
+    }
+
+    /// Whether `entries` are what a UID is written as: one non-negative integer `CF$UID`.
+    static func isUIDForm(_ entries: OrderedDictionary<String, Plist>) -> Bool {
+        entries.count == 1 && entries.keys[0] == "CF$UID" && entries.values[0].uint64 != nil
+    }
+
+    static let uidFormProblem = "dictionary holding only an integer \"CF$UID\" (which reads back as a UID)"
 }
 
 /// Writes a `Plist` into `XMLOutput`.
@@ -39,6 +71,9 @@ private struct TreeWriter {
             for element in elements { try self.value(element, depth: depth + 1) }
             text.close("array", depth: depth)
         case .dictionary(let entries):
+            if XMLWriter.isUIDForm(entries) {
+                throw PlistError(.unrepresentable(keyPath: "", type: XMLWriter.uidFormProblem, format: "XML"), at: 0)
+            }
             guard try text.open("dict", isEmpty: entries.isEmpty, depth: depth) else { return }
             if sortsKeys, let order = KeyOrder.sortedOrder(entries.keys) {
                 for index in order { try entry(entries.elements[index], depth: depth + 1) }
@@ -167,7 +202,12 @@ struct XMLOutput {
         }
     }
 
+    /// - Throws: `.unrepresentable` (with no key path: the caller knows it) for a date the reader
+    ///   could not read back (`XMLDate.problem(with:)`).
     mutating func date(secondsSinceReference seconds: Double, depth: Int) throws(PlistError) {
+        if let problem = XMLDate.problem(with: seconds) {
+            throw PlistError(.unrepresentable(keyPath: "", type: problem, format: "XML"), at: 0)
+        }
         var text = ShortText()
         XMLDate.append(secondsSinceReference: seconds, to: &text)
         try short(text, between: "<date>", and: "</date>\n", depth: depth)
@@ -262,10 +302,10 @@ struct XMLOutput {
     /// Appends the line of the key `utf8` without its indentation (`<key>`, the key escaped,
     /// `</key>` and the newline) to `lines`.
     static func keyLine(_ utf8: Span<UInt8>, into lines: inout [UInt8]) {
-        let escapes = escapeCount(utf8)
-        lines.append(addingCapacity: 12 + utf8.count + 4 * escapes) { span in
+        let extra = escapedExtraBytes(utf8)
+        lines.append(addingCapacity: 12 + utf8.count + extra) { span in
             span.append("<key>")
-            span.appendEscaped(utf8, escapes: escapes)
+            span.appendEscaped(utf8, extra: extra)
             span.append("</key>\n")
         }
     }
@@ -276,12 +316,12 @@ struct XMLOutput {
     ) throws(PlistError) {
         let count = utf8.count
         try reserve(depth + count)
-        let escapes = escapeCount(utf8)
+        let extra = escapedExtraBytes(utf8)
         let tags = open.utf8CodeUnitCount + close.utf8CodeUnitCount
-        out.append(addingCapacity: depth + tags + count + 4 * escapes) { span in
+        out.append(addingCapacity: depth + tags + count + extra) { span in
             span.indent(depth)
             span.append(open)
-            span.appendEscaped(utf8, escapes: escapes)
+            span.appendEscaped(utf8, extra: extra)
             span.append(close)
         }
     }
@@ -300,47 +340,91 @@ struct XMLOutput {
     }
 }
 
-/// Whether the XML writers escape `byte`: `&`, `<` and `>`, as CF does. Every other character
-/// is written as it is: `"`, `'`, "\r" (which XML parsers read back as "\n"), and also NUL,
-/// the other control characters, U+FFFE and U+FFFF, which make the document not well-formed
-/// XML (libxml2 rejects it), as Foundation's is.
-private func isEscaped(_ byte: UInt8) -> Bool { byte == 0x26 || byte == 0x3C || byte == 0x3E }
-
-/// How many bytes of `utf8` the XML writers escape. Eight bytes are tested at a time, and only
-/// a word holding one of them is counted byte by byte: most text has none.
-private func escapeCount(_ utf8: Span<UInt8>) -> Int {
-    var escapes = 0
+/// How many bytes the XML writers add to `utf8` by escaping it (an upper bound): `&`, `<` and
+/// `>` as CF escapes them, and, unlike CF, the characters XML 1.0 forbids and carriage return
+/// as character references (`&#8;`, `&#13;`, `&#65534;`): CF writes those as they are, which
+/// makes a document that no XML parser reads (NUL and the other control characters, U+FFFE,
+/// U+FFFF) or that reads back with "\n" for "\r". CF's own reader reads the references, and so
+/// do ours (see docs/COMPATIBILITY.md). Eight bytes are tested at a time, and only a word
+/// holding one of them (or tab, line feed, or the lead byte 0xEF of U+FFFE) is looked at byte
+/// by byte: most text has none.
+private func escapedExtraBytes(_ utf8: Span<UInt8>) -> Int {
+    var extra = 0
     var index = 0
     while index + 8 <= utf8.count {
         let word = utf8.word(at: index)
+        let belowSpace = (word &- 0x20 &* XMLText.ones) & ~word & XMLText.highBits
         let found =
             XMLText.bytes(equalTo: 0x26, in: word) | XMLText.bytes(equalTo: 0x3C, in: word)
-            | XMLText.bytes(equalTo: 0x3E, in: word)
+            | XMLText.bytes(equalTo: 0x3E, in: word) | XMLText.bytes(equalTo: 0xEF, in: word) | belowSpace
         if found != 0 {
-            for offset in index..<index + 8 where isEscaped(utf8[offset]) { escapes += 1 }
+            for offset in index..<index + 8 { extra += escapedExtraBytes(utf8, at: offset) }
         }
         index += 8
     }
-    for offset in index..<utf8.count where isEscaped(utf8[offset]) { escapes += 1 }
-    return escapes
+    for offset in index..<utf8.count { extra += escapedExtraBytes(utf8, at: offset) }
+    return extra
+}
+
+/// The bytes escaping adds for the byte at `index` (at most 5).
+@inline(__always)
+private func escapedExtraBytes(_ utf8: Span<UInt8>, at index: Int) -> Int {
+    switch utf8[index] {
+    case 0x26, 0x3C, 0x3E: 4
+    case 0x09, 0x0A: 0
+    case ..<0x20: 4
+    case 0xEF: forbiddenNonCharacter(utf8, at: index) == nil ? 0 : 5
+    default: 0
+    }
+}
+
+/// U+FFFE or U+FFFF, which XML forbids, when their UTF-8 starts at `index`.
+@inline(__always)
+private func forbiddenNonCharacter(_ utf8: Span<UInt8>, at index: Int) -> UInt32? {
+    guard index + 2 < utf8.count, utf8[index] == 0xEF, utf8[index + 1] == 0xBF, utf8[index + 2] >= 0xBE else {
+        return nil
+    }
+    return utf8[index + 2] == 0xBE ? 0xFFFE : 0xFFFF
 }
 
 extension OutputSpan<UInt8> {
-    /// `utf8` with `&`, `<` and `>` escaped, given that it holds `escapes` of them (4 more
-    /// bytes each).
-    fileprivate mutating func appendEscaped(_ utf8: Span<UInt8>, escapes: Int) {
-        guard escapes > 0 else {
+    /// `utf8` escaped as `escapedExtraBytes` counts, given that escaping adds at most `extra` bytes.
+    fileprivate mutating func appendEscaped(_ utf8: Span<UInt8>, extra: Int) {
+        guard extra > 0 else {
             append(copying: utf8)
             return
         }
-        for index in utf8.indices {
+        var index = 0
+        while index < utf8.count {
             switch utf8[index] {
             case 0x26: append("&amp;")
             case 0x3C: append("&lt;")
             case 0x3E: append("&gt;")
+            case 0x09, 0x0A: append(utf8[index])
+            case let byte where byte < 0x20: appendReference(UInt32(byte))
+            case 0xEF:
+                if let scalar = forbiddenNonCharacter(utf8, at: index) {
+                    appendReference(scalar)
+                    index += 2
+                } else {
+                    append(0xEF)
+                }
             case let byte: append(byte)
             }
+            index += 1
         }
+    }
+
+    /// `&#` the decimal digits of `scalar` `;`.
+    private mutating func appendReference(_ scalar: UInt32) {
+        append("&#")
+        var place: UInt32 = 1
+        while place * 10 <= scalar { place *= 10 }
+        while place > 0 {
+            append(UInt8(ascii: "0") + UInt8(scalar / place % 10))
+            place /= 10
+        }
+        append(0x3B)
     }
 
     fileprivate mutating func indent(_ depth: Int) {
