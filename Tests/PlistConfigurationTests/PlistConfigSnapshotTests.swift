@@ -7,7 +7,7 @@ import PlistKit
 import SystemPackage
 import Testing
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(10)))
 struct PlistConfigSnapshotTests {
     static let config: Plist = [
         "name": "server", "debug": true,

@@ -8,7 +8,7 @@ import Testing
 /// once, with the default limits, instead of writing hundreds of megabytes.
 /// Hostile inputs must fail at once, never hang: each test has a time limit (a hang guard, not
 /// a speed measurement).
-@Suite(.timeLimit(.minutes(1))) struct OutputLimitTests {
+@Suite(.timeLimit(.minutes(10))) struct OutputLimitTests {
     /// `[[...[leaf, leaf]...], [...]]`: 22 levels over one 100-byte string, 4 Mi leaves in one
     /// small binary file. Reading it counts 8 Mi values and 400 MiB of strings (within the
     /// default read limits); any text form of it is larger than 256 MiB.

@@ -3,7 +3,7 @@ import Foundation
 import PlistStore
 import Testing
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(10)))
 struct AppContainerTests {
     @Test func rootLaysOutTheIOSSandbox() throws {
         let container = AppContainer(root: "/data/app/")

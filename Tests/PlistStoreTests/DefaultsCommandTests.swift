@@ -5,7 +5,7 @@ import PlistStore
 import Testing
 
 /// `plistconv defaults` run as a process on a container root.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(10)))
 struct DefaultsCommandTests {
     let root: TemporaryRoot
 

@@ -5,7 +5,7 @@ import PlistStore
 import TestSupport
 import Testing
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(10)))
 struct MigrationTests {
     /// A file that Foundation's own UserDefaults wrote (in the probe, with XDG_CONFIG_HOME set)
     /// moves into the container in one call.

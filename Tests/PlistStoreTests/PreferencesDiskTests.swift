@@ -8,7 +8,7 @@ import Testing
 import Glibc
 #endif
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(10)))
 struct PreferencesDiskTests {
     @Test func oneBinaryFilePerDomainOwnerOnly() throws {
         let root = try TemporaryRoot()

@@ -10,7 +10,7 @@ import Glibc
 
 /// Writers, readers and crashes in real processes on one domain. About 15 s together on two
 /// shared cores; the limit leaves room for a CI run where every other suite runs beside them.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(10)))
 struct PreferencesProcessTests {
     /// 8 processes write 200 distinct keys each into one domain at once, synchronizing every
     /// 10 keys; a ninth process observes. Every key arrives, and the observer sees all of them.

@@ -28,7 +28,7 @@ extension Preferences.Key where Value == Settings? {
     static let settings = Self("settings", default: nil)
 }
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(10)))
 struct PreferencesSemanticsTests {
     func store(_ root: TemporaryRoot, _ domain: String = "app", arguments: [String] = [], errors: Errors = Errors()) throws
         -> Preferences

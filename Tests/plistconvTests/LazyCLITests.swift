@@ -53,7 +53,7 @@ import Testing
     /// memory than the file, while `lint` (the whole-file reader, the peer) takes more than it;
     /// `--stream` converts it to XML, the in-memory conversion's bytes, in a fraction of the
     /// in-memory conversion's memory.
-    @Test(.needsPython3, .timeLimit(.minutes(1)))
+    @Test(.needsPython3, .timeLimit(.minutes(10)))
     func extractRunsInMemoryBoundedByWhatItReads() throws {
         let folder = try TempFolder()
         defer { folder.remove() }

@@ -16,7 +16,7 @@ import Darwin
 /// each other, stopped by the file-size limit or a folder that cannot be written, and reading
 /// an input that is truncated under them. The output is always a whole old or new file, no
 /// temporary file stays, and failures are one clear line with exit status 1.
-@Suite(.serialized, .timeLimit(.minutes(1))) struct WriteFaultTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct WriteFaultTests {
     /// Two different values, large enough that writing one takes a while (about 170 KB of XML).
     static let values: [Plist] = (0..<2).map { variant in
         .array((0..<1_000).map { index in
