@@ -182,24 +182,11 @@ struct ExternalTool {
         try Data(input).write(to: folder.appendingPathComponent("input"))
         let stdoutURL = folder.appendingPathComponent("stdout")
         let stderrURL = folder.appendingPathComponent("stderr")
-        FileManager.default.createFile(atPath: stdoutURL.path, contents: nil)
-        FileManager.default.createFile(atPath: stderrURL.path, contents: nil)
-
-        let process = Process()
-        process.executableURL = tool
-        process.arguments = arguments
-        process.currentDirectoryURL = folder
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = try FileHandle(forWritingTo: stdoutURL)
-        process.standardError = try FileHandle(forWritingTo: stderrURL)
-        try process.run()
-        process.waitUntilExit()
-
-        guard process.terminationStatus == 0 else {
+        let status = try ChildProcess.run(
+            tool.path, arguments, in: folder.path, stdout: stdoutURL.path, stderr: stderrURL.path)
+        guard status == 0 else {
             let errors = (try? String(contentsOf: stderrURL, encoding: .utf8)) ?? ""
-            throw Failure(
-                description:
-                    "\(tool.lastPathComponent) \(arguments) exited with \(process.terminationStatus): \(errors)")
+            throw Failure(description: "\(tool.lastPathComponent) \(arguments) exited with \(status): \(errors)")
         }
         let stdout = try Paths.bytes(stdoutURL)
         let written = output.flatMap { try? Paths.bytes(folder.appendingPathComponent($0)) }
