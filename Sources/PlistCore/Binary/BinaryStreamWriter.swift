@@ -228,23 +228,25 @@ public struct BinaryPlistStreamWriter {
     private mutating func place(_ object: Int) throws(PlistError) {
         try checkValuePlace()
         let reference = Int32(truncatingIfNeeded: object)
-        guard let container = open.last else {
+        // Fields are read one by one: a copy of the container would share its `entries`, and
+        // the insertion below would then copy them all (for every entry of a wide dictionary).
+        guard !open.isEmpty else {
             top = object
             return
         }
-        guard container.isDictionary, let key = container.pendingKey else {
+        let index = open.count - 1
+        guard open[index].isDictionary, let key = open[index].pendingKey else {
             valueObjects.append(reference)
             return
         }
-        let index = open.count - 1
         open[index].pendingKey = nil
-        let entry = keyObjects.count - container.keyStart
-        if let earlier = container.entries[container.pendingKeyText] {
+        let text = open[index].pendingKeyText
+        if let earlier = open[index].entries[text] {
             // A repeated key: first place, last value.
-            valueObjects[container.start + earlier] = reference
+            valueObjects[open[index].start + earlier] = reference
             return
         }
-        open[index].entries[container.pendingKeyText] = entry
+        open[index].entries[text] = keyObjects.count - open[index].keyStart
         keyObjects.append(key)
         valueObjects.append(reference)
     }
