@@ -243,7 +243,7 @@ package enum FileIO {
         throw PlistError(.io(reason: "Too many levels of symbolic links"), at: 0)
     }
 
-    private static func systemError() -> PlistError {
+    static func systemError() -> PlistError {
         PlistError(.io(reason: unsafe String(cString: strerror(errno))), at: 0)
     }
 }
@@ -253,5 +253,34 @@ extension FileIO {
     static func path(of url: URL) throws(PlistError) -> String {
         guard url.isFileURL else { throw PlistError(.io(reason: "\(url) is not a file URL"), at: 0) }
         return url.path(percentEncoded: false)
+    }
+}
+
+extension FileIO {
+    /// Calls `body` with a function that reads the file at `path` (or standard input for `-`)
+    /// in chunks of `chunkSize` bytes, an empty chunk at its end.
+    static func readingChunks(
+        ofFile path: String, chunkSize: Int = 1 << 20,
+        _ body: (_ read: () throws(PlistError) -> [UInt8]) throws(PlistError) -> Void
+    ) throws(PlistError) {
+        let fd = path == "-" ? 0 : unsafe open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw systemError() }
+        defer { if path != "-" { close(fd) } }
+        var chunk = [UInt8]()
+        try body { () throws(PlistError) -> [UInt8] in
+            chunk = [UInt8](repeating: 0, count: chunkSize)
+            var count = 0
+            while count < chunkSize {
+                let got = unsafe chunk.withUnsafeMutableBytes { unsafe read(fd, $0.baseAddress! + count, chunkSize - count) }
+                if got < 0 {
+                    if errno == EINTR { continue }
+                    throw systemError()
+                }
+                if got == 0 { break }
+                count += got
+            }
+            chunk.removeSubrange(count...)
+            return chunk
+        }
     }
 }

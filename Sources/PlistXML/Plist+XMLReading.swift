@@ -32,3 +32,17 @@ extension Plist {
         XMLReader.position(of: path, in: bytes, options: options)
     }
 }
+
+extension BinaryPlistStreamWriter {
+    /// Reads an XML property list that `read` hands over in chunks (an empty one at the end)
+    /// and writes it as a binary property list, finishing this writer, in memory that follows
+    /// the document's depth and open containers, not its size. The value written is the one
+    /// `Plist(xml:options:)` reads, with the same errors (line and column); the input must be
+    /// UTF-8.
+    /// - Throws: `PlistError`: the reader's errors, the writer's, or what `read` throws.
+    package func convertXML(
+        options: PlistReadOptions, reading read: () throws(PlistError) -> [UInt8]
+    ) throws(PlistError) {
+        try XMLReader.convert(options: options, to: self, reading: read)
+    }
+}

@@ -109,6 +109,100 @@ enum XMLReader {
         }
     }
 
+    /// Reads an XML property list that `read` hands over in chunks (an empty one at the end)
+    /// with libxml2's push parser, and streams its values to `writer`, finishing it: memory
+    /// follows the depth and the open containers, not the document. The grammar, scalars,
+    /// dictionary rules and errors (with line and column) are `read(_:options:)`'s; the input
+    /// must be UTF-8 (the encoding every writer of large files uses).
+    static func convert(
+        options: PlistReadOptions, to writer: BinaryPlistStreamWriter,
+        reading read: () throws(PlistError) -> [UInt8]
+    ) throws(PlistError) {
+        var chunk = try read()
+        guard !chunk.isEmpty else { throw PlistError(.emptyInput, at: 0) }
+        if UnicodeText.wideEncoding(of: chunk.span) != nil {
+            throw PlistError(
+                .malformedXML("UTF-16 and UTF-32 documents are converted in memory, not streamed"), at: 0)
+        }
+        var state = XMLParseState(builder: XMLTreeBuilder(options: options, streamingTo: writer))
+        state.openLines = []
+        // As `parseUTF8`: a byte-order mark and white space before `<` are skipped (in the first chunk).
+        var start = chunk.count >= 3 && chunk[0] == 0xEF && chunk[1] == 0xBB && chunk[2] == 0xBF ? 3 : 0
+        var skippedLines = 0
+        var lineStart = start
+        var index = start
+        while index < chunk.count, isXMLWhitespace(chunk[index]) {
+            if chunk[index] == 0x0A {
+                skippedLines += 1
+                lineStart = index + 1
+            }
+            index += 1
+        }
+        if index > start, index < chunk.count, chunk[index] == UInt8(ascii: "<") { start = index }
+        state.shift = TextShift(lines: skippedLines, firstLineColumns: start == index ? index - lineStart : 0)
+        raiseDepthLimit(to: options.maxDepth)
+        plist_silence_xml_messages()
+        var handler = unsafe saxHandler()
+        var readError: PlistError?
+        // SAFETY: `state` stays in place for the whole parse, which ends (and the parser context
+        // is freed) inside this closure; libxml2 copies the handler; each chunk is only read
+        // during its `xmlParseChunk`; callbacks reach `state` only through the user data.
+        let created = unsafe withUnsafeMutablePointer(to: &state) { statePointer in
+            guard
+                let parser = unsafe xmlCreatePushParserCtxt(
+                    &handler, UnsafeMutableRawPointer(statePointer), nil, 0, nil)
+            else { return false }
+            _ = unsafe xmlCtxtUseOptions(parser, Int32(XML_PARSE_NONET.rawValue))
+            unsafe statePointer.pointee.parser = parser
+            var first = true
+            while true {
+                unsafe chunk[(first ? start : 0)...].withUnsafeBufferPointer { input in
+                    unsafe input.withMemoryRebound(to: CChar.self) { characters in
+                        _ = unsafe xmlParseChunk(parser, characters.baseAddress, Int32(characters.count), 0)
+                    }
+                }
+                first = false
+                if unsafe statePointer.pointee.failed { break }
+                do throws(PlistError) { chunk = try read() } catch {
+                    readError = error
+                    break
+                }
+                if chunk.isEmpty {
+                    // libxml2's push parser reports a document that ends inside an element
+                    // vaguely ("Extra content at the end of the document", or an element named
+                    // by a cut tag): say what the in-memory parser says.
+                    if let element = unsafe statePointer.pointee.builder.innermostElement,
+                        let line = unsafe statePointer.pointee.openLines?.last
+                    {
+                        unsafe statePointer.pointee.failTruncated(inside: element, startingOnLine: line)
+                    } else {
+                        _ = unsafe xmlParseChunk(parser, nil, 0, 1)
+                    }
+                    break
+                }
+            }
+            unsafe statePointer.pointee.parser = nil
+            if let document = unsafe parser.pointee.myDoc {
+                unsafe xmlFreeDoc(document)
+                unsafe parser.pointee.myDoc = nil
+            }
+            unsafe xmlFreeParserCtxt(parser)
+            return true
+        }
+        guard created else { throw PlistError(.malformedXML("out of memory"), at: 0) }
+        if var error = state.error {
+            error.byteOffset = error.byteOffset.map { $0 + start }
+            error.position = error.position.map(state.shift.apply)
+            throw error
+        }
+        if let readError { throw readError }
+        do throws(Rejection) {
+            try state.builder.finishStream()
+        } catch {
+            throw PlistError(error.kind, at: 0)
+        }
+    }
+
     /// libxml2 stops at 256 nested elements unless `XML_PARSE_HUGE` switches its limits off; the
     /// reader's own depth limit replaces that one, so libxml2's is raised (never lowered) to let
     /// valid files up to `maxDepth` through. The `<plist>` element adds one level.
@@ -174,6 +268,9 @@ enum XMLReader {
     /// libxml2 interns element names, so each name arrives at one address: remember them.
     var names: [(address: UInt, element: XMLTreeBuilder.Element)] = []
 
+    /// Streaming: the line where each open element starts.
+    var openLines: [Int]?
+
     /// How positions in the text libxml2 reads map to the input, where white space was skipped.
     var shift = TextShift(lines: 0, firstLineColumns: 0)
 
@@ -189,11 +286,13 @@ enum XMLReader {
             return fail(.unknownElement(unsafe String(cString: name)))
         }
         let position = builder.locator == nil ? nil : parserPosition.map(shift.apply)
-        do throws(Rejection) { try builder.start(element, at: position) } catch { fail(error.kind) }
+        do throws(Rejection) { try builder.start(element, at: position) } catch { return fail(error.kind) }
+        if openLines != nil, let parser = unsafe parser { openLines?.append(Int(unsafe xmlSAX2GetLineNumber(parser))) }
     }
 
     mutating func end(_ name: UnsafePointer<xmlChar>) {
         guard !failed, let element = unsafe element(named: name) else { return }
+        if openLines?.isEmpty == false { openLines?.removeLast() }
         do { try builder.end(element) } catch { fail(error.kind) }
     }
 
@@ -203,6 +302,11 @@ enum XMLReader {
     }
 
     mutating func refuseDeclaration() { fail(.dtdDeclaration) }
+
+    /// The input ended inside `element`, which starts on `line` (before `shift`).
+    mutating func failTruncated(inside element: XMLTreeBuilder.Element, startingOnLine line: Int) {
+        fail(.malformedXML("Premature end of data in tag \(element.rawValue) line \(line + shift.lines)"))
+    }
 
     /// A libxml2 error (warnings are ignored).
     mutating func fail(_ libxmlError: xmlError) {

@@ -8,8 +8,11 @@ import Foundation
 #endif
 
 /// Builds a `Plist` from the events of an XML parser (element starts and ends, text), checking
-/// the property-list grammar as CoreFoundation does and the read limits. It knows nothing of
-/// libxml2: errors are thrown as kinds, and the caller adds the position.
+/// the property-list grammar as CoreFoundation does and the read limits, or streams the values
+/// to a `BinaryPlistStreamWriter` as they end: the same grammar, scalars and dictionary rules
+/// (a repeated key keeps its first place and takes its last value, a lone `CF$UID` integer is
+/// a UID) either way. It knows nothing of libxml2: errors are thrown as kinds, and the caller
+/// adds the position.
 struct XMLTreeBuilder {
     /// The elements of the property-list vocabulary.
     enum Element: String {
@@ -23,7 +26,21 @@ struct XMLTreeBuilder {
         var keys: [String] = []
         var values: [Plist] = []
         var pendingKey: String?
+        /// Streaming: the entries so far, repeated keys counted.
+        var entryCount = 0
+        /// Streaming: a first key `CF$UID` (and its integer) not handed to the writer yet,
+        /// since the dictionary may be a UID.
+        var held: Held = .none
     }
+
+    private enum Held {
+        case none, key
+        case integer(Plist)
+    }
+
+    /// Set to stream the values instead of building them.
+    private var stream: BinaryPlistStreamWriter?
+    private var hasResult = false
 
     private var budget: ReadBudget
     /// Invariant: `open` lists the open elements; `arrays` and `dictionaries` hold the contents
@@ -41,6 +58,15 @@ struct XMLTreeBuilder {
 
     init(options: PlistReadOptions) { budget = ReadBudget(options) }
 
+    /// The innermost element open.
+    var innermostElement: Element? { open.last }
+
+    /// A builder handing the values to `stream` instead of building them.
+    init(options: PlistReadOptions, streamingTo stream: BinaryPlistStreamWriter) {
+        budget = ReadBudget(options)
+        self.stream = stream
+    }
+
     /// An element starts; `position`, where it is, is needed only by the locator.
     mutating func start(_ element: Element, at position: TextPosition?) throws(Rejection) {
         if let parent = open.last {
@@ -49,7 +75,7 @@ struct XMLTreeBuilder {
         }
         switch element {
         case .plist:
-            if result != nil { throw Rejection(.multipleTopLevelValues) }
+            if hasResult { throw Rejection(.multipleTopLevelValues) }
         case .key:
             guard open.last == .dict else {
                 throw Rejection(.misplacedElement("key", parent: (open.last ?? .plist).rawValue))
@@ -72,6 +98,12 @@ struct XMLTreeBuilder {
                 throw Rejection(error.kind)
             }
             containerDepth += 1
+            if stream != nil {
+                try releaseHeldKey()
+                try streaming { (writer) throws(PlistError) in
+                    if element == .dict { try writer.beginDictionary() } else { try writer.beginArray() }
+                }
+            }
             if element == .dict { dictionaries.append(Dictionary()) } else { arrays.append([]) }
         }
         open.append(element)
@@ -91,19 +123,31 @@ struct XMLTreeBuilder {
         open.removeLast()
         switch element {
         case .plist:
-            if result == nil { throw Rejection(.noValue) }
+            if !hasResult { throw Rejection(.noValue) }
         case .key:
             let key = String(decoding: text, as: UTF8.self)
             try count(contentBytes: text.count)
             dictionaries[dictionaries.count - 1].pendingKey = key
+            if stream != nil { try streamKey(key) }
         case .array:
             containerDepth -= 1
-            try deliver(.array(arrays.removeLast()))
+            let elements = arrays.removeLast()
+            guard stream != nil else { return try deliver(.array(elements)) }
+            try streaming { (writer) throws(PlistError) in try writer.endArray() }
+            try delivered()
         case .dict:
             containerDepth -= 1
             let dictionary = dictionaries.removeLast()
             if let key = dictionary.pendingKey { throw Rejection(.keyWithoutValue(key)) }
-            try deliver(Self.dictionaryValue(dictionary))
+            guard stream != nil else { return try deliver(Self.dictionaryValue(dictionary)) }
+            try streaming { (writer) throws(PlistError) in
+                if case .integer(let value) = dictionary.held, dictionary.entryCount == 1, let uid = value.uint64 {
+                    try writer.endEmptyDictionary(replacingWith: .uid(uid))
+                } else {
+                    try writer.endDictionary()
+                }
+            }
+            try delivered()
         case .string:
             try count(contentBytes: text.count)
             try deliver(.string(String(decoding: text, as: UTF8.self)))
@@ -131,10 +175,16 @@ struct XMLTreeBuilder {
         return result
     }
 
+    /// Streaming: writes the end of the binary file, once the document has ended.
+    mutating func finishStream() throws(Rejection) {
+        guard hasResult else { throw Rejection(.noValue) }
+        try streaming { (writer) throws(PlistError) in try writer.finish() }
+    }
+
     private func checkValuePosition(_ element: Element) throws(Rejection) {
         switch open.last {
         case nil, .plist:
-            if result != nil { throw Rejection(.multipleTopLevelValues) }
+            if hasResult { throw Rejection(.multipleTopLevelValues) }
         case .dict:
             if dictionaries[dictionaries.count - 1].pendingKey == nil {
                 throw Rejection(.valueWithoutKey(element: element.rawValue))
@@ -145,7 +195,9 @@ struct XMLTreeBuilder {
     }
 
     private mutating func deliver(_ value: Plist) throws(Rejection) {
+        guard stream == nil else { return try streamScalar(value) }
         do throws(PlistError) { try budget.count(objects: 1, at: 0) } catch { throw Rejection(error.kind) }
+        hasResult = hasResult || open.last != .array && open.last != .dict
         switch open.last {
         case .array:
             arrays[arrays.count - 1].append(value)
@@ -158,6 +210,61 @@ struct XMLTreeBuilder {
         default:
             result = value
         }
+    }
+
+    /// Streaming: hands a scalar to the writer, or holds the integer of a first key `CF$UID`.
+    private mutating func streamScalar(_ value: Plist) throws(Rejection) {
+        if open.last == .dict, case .key = dictionaries[dictionaries.count - 1].held, value.uint64 != nil {
+            dictionaries[dictionaries.count - 1].held = .integer(value)
+        } else {
+            try releaseHeldKey()
+            try streaming { (writer) throws(PlistError) in try writer.append(value) }
+        }
+        try delivered()
+    }
+
+    /// Streaming: a value was handed to the writer (or held) where the next value goes.
+    private mutating func delivered() throws(Rejection) {
+        do throws(PlistError) { try budget.count(objects: 1, at: 0) } catch { throw Rejection(error.kind) }
+        switch open.last {
+        case .dict:
+            dictionaries[dictionaries.count - 1].pendingKey = nil
+            dictionaries[dictionaries.count - 1].entryCount += 1
+        case .array:
+            break
+        default:
+            hasResult = true
+        }
+    }
+
+    /// Streaming: a key ended in the innermost dictionary (its `pendingKey` now).
+    private mutating func streamKey(_ key: String) throws(Rejection) {
+        let index = dictionaries.count - 1
+        if case .integer(let value) = dictionaries[index].held {
+            dictionaries[index].held = .none
+            try streaming { (writer) throws(PlistError) in
+                try writer.key("CF$UID")
+                try writer.append(value)
+            }
+        }
+        if key == "CF$UID", dictionaries[index].entryCount == 0 {
+            dictionaries[index].held = .key
+        } else {
+            try streaming { (writer) throws(PlistError) in try writer.key(key) }
+        }
+    }
+
+    /// Streaming: the value of the innermost dictionary's held key `CF$UID` is no UID's.
+    private mutating func releaseHeldKey() throws(Rejection) {
+        guard open.last == .dict, case .key = dictionaries[dictionaries.count - 1].held else { return }
+        dictionaries[dictionaries.count - 1].held = .none
+        try streaming { (writer) throws(PlistError) in try writer.key("CF$UID") }
+    }
+
+    private mutating func streaming(
+        _ body: (inout BinaryPlistStreamWriter) throws(PlistError) -> Void
+    ) throws(Rejection) {
+        do throws(PlistError) { try body(&stream!) } catch { throw Rejection(error.kind) }
     }
 
     private mutating func count(contentBytes bytes: Int) throws(Rejection) {

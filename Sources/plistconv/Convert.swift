@@ -61,15 +61,16 @@ struct Convert: ParsableCommand {
 
     @Flag(
         help: """
-            Binary to XML: write the XML as the input is read, in memory bounded by the depth and \
-            the widest dictionary instead of the file's size (automatic for binary files of 64 MiB or more).
+            Binary to XML (-f xml) or UTF-8 XML to binary (-f binary): write the output as the input \
+            is read, in memory bounded by the depth and the widest container instead of the file's size \
+            (automatic for binary and XML files of 64 MiB or more).
             """)
     var stream = false
 
     @Option(
         help: """
-            The most bytes an output may have (default: 256 MiB; when streaming, 64 times the input's \
-            size and at least 256 MiB).
+            The most bytes an output may have (default: 256 MiB; when streaming binary to XML, 64 times \
+            the input's size, XML to binary 4 times, and at least 256 MiB).
             """)
     var maxOutputBytes: Int?
 
@@ -104,8 +105,9 @@ struct Convert: ParsableCommand {
         if output != nil, `extension` != nil { throw ValidationError("give either -o or -e, not both") }
         if files.filter({ $0 == "-" }).count > 1 { throw ValidationError("standard input can be read only once") }
         if header, format != .objc { throw ValidationError("--header goes with -f objc") }
-        if stream, format != .xml && !(format == nil && libplist) || stream && resolveArchive {
-            throw ValidationError("--stream converts binary input to XML (-f xml), without --resolve-archive")
+        if stream, format != .xml && format != .binary && !(format == nil && libplist) || stream && resolveArchive {
+            throw ValidationError(
+                "--stream converts binary input to XML (-f xml) or XML to binary (-f binary), without --resolve-archive")
         }
         if let maxOutputBytes, maxOutputBytes < 1 { throw ValidationError("--max-output-bytes must be positive") }
         if let maxDepth, maxDepth < 1 { throw ValidationError("--max-depth must be positive") }
@@ -126,7 +128,7 @@ struct Convert: ParsableCommand {
         if failures.load(ordering: .relaxed) > 0 { throw ExitCode.failure }
     }
 
-    /// Binary files at least this large are converted to XML as they are read.
+    /// Binary files at least this large are converted to XML as they are read, and XML files to binary.
     static let streamingThreshold = 64 << 20
 
     /// The write limits the options give, for the in-memory path.
@@ -196,9 +198,13 @@ struct Convert: ParsableCommand {
     /// real files stay far below and which stops a small file whose shared references describe
     /// an endless document.
     private func convertStreaming(_ input: String, to destination: String, progress: Progress) -> Bool? {
-        guard format == .xml || format == nil && libplist, !resolveArchive, input != "-" else { return nil }
+        guard !resolveArchive, input != "-" else { return nil }
         let size = Terminal.fileSize(input) ?? 0
         guard stream || size >= Self.streamingThreshold else { return nil }
+        let head = Terminal.firstBytes(of: input, count: 8)
+        let target = format ?? (libplist ? (head.starts(with: "bplist".utf8) ? .xml : .binary) : nil)
+        if target == .binary { return convertXMLStreaming(input, size: size, to: destination, progress: progress) }
+        guard target == .xml else { return nil }
         let name = Terminal.displayName(input, isOutput: false)
         let file: BinaryPlistFile
         do throws(PlistError) {
@@ -224,6 +230,44 @@ struct Convert: ParsableCommand {
                 }
             } else {
                 try file.writeXML(toFile: destination, options: limits)
+            }
+            return true
+        } catch {
+            progress.report(error, file: error.code == .io ? Terminal.displayName(destination, isOutput: true) : name)
+            return false
+        }
+    }
+
+    /// Converts an XML file to binary as it reads it (with `--stream`, or for a file of at least
+    /// `streamingThreshold` bytes): the result, or nil when the file is converted in memory.
+    ///
+    /// As for binary to XML, values and content are not limited, depth is, and so is the output:
+    /// by default 4 times the input's size (XML cannot describe more than it holds, and binary
+    /// takes at most about twice its bytes), at least 256 MiB.
+    private func convertXMLStreaming(_ input: String, size: Int, to destination: String, progress: Progress) -> Bool? {
+        let name = Terminal.displayName(input, isOutput: false)
+        // Only XML streams: a document whose first byte (after a UTF-8 byte-order mark and
+        // white space) is `<`, in UTF-8. Anything else is converted in memory unless streaming
+        // was asked for.
+        let head = Terminal.firstBytes(of: input, count: 4096)
+        let text = head.starts(with: [0xEF, 0xBB, 0xBF]) ? head.dropFirst(3) : head[...]
+        let isXML = text.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) == UInt8(ascii: "<")
+        guard isXML else {
+            guard stream else { return nil }
+            progress.report(Message(description: "--stream to binary reads UTF-8 XML input only"), file: name)
+            return false
+        }
+        let readOptions = PlistReadOptions(maxDepth: maxDepth ?? 512, maxObjects: .max, maxContentBytes: .max)
+        let (scaled, overflow) = size.multipliedReportingOverflow(by: 4)
+        var limits = PlistWriteOptions(maxOutputBytes: maxOutputBytes ?? max(1 << 28, overflow ? .max : scaled))
+        if let maxDepth { limits.maxDepth = maxDepth }
+        do throws(PlistError) {
+            if destination == "-" {
+                try PlistFile.convertXMLToBinary(
+                    at: input, toFileDescriptor: 1, readOptions: readOptions, writeOptions: limits)
+            } else {
+                try PlistFile.convertXMLToBinary(
+                    at: input, toFile: destination, readOptions: readOptions, writeOptions: limits)
             }
             return true
         } catch {

@@ -32,6 +32,16 @@ enum Terminal {
         return Int(info.st_size)
     }
 
+    /// Up to `count` bytes from the start of the file at `path` (none when it cannot be read).
+    static func firstBytes(of path: String, count: Int) -> [UInt8] {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return [] }
+        defer { close(fd) }
+        var bytes = [UInt8](repeating: 0, count: count)
+        let got = bytes.withUnsafeMutableBytes { readFile(fd, $0.baseAddress, count) }
+        return Array(bytes.prefix(max(0, got)))
+    }
+
     /// Writes `bytes` to the file at `path` atomically, or to standard output for `-`.
     static func output(_ bytes: [UInt8], to path: String) throws(PlistError) {
         if path == "-" {
@@ -101,4 +111,9 @@ extension Terminal {
             throw ExitCode.failure
         }
     }
+}
+
+/// `read(2)`, which `Terminal.read` hides inside `Terminal`.
+private func readFile(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
+    read(fd, buffer, count)
 }

@@ -190,8 +190,9 @@ struct ObjectTable {
     mutating func addScalar(_ encode: (inout [UInt8]) -> Void) -> Int {
         let start = scalarBytes.count
         encode(&scalarBytes)
-        let hash = ScalarIndex.hash(scalarBytes, start..<scalarBytes.count)
-        let (existing, slot) = scalarIndex.find(hash: hash, start: start, bytes: scalarBytes, entries: entries)
+        let hash = ScalarIndex.hash(scalarBytes[start...])
+        let (existing, slot) = scalarIndex.find(
+            hash: hash, candidate: scalarBytes[start...], bytes: scalarBytes, entries: entries)
         if let existing {
             scalarBytes.removeSubrange(start...)
             return existing
@@ -240,12 +241,9 @@ struct ObjectTable {
         out.append(addingCapacity: offsets.count * offsetSize) { span in
             for offset in offsets { span.appendBigEndian(UInt64(offset), width: offsetSize) }
         }
-        out.append(contentsOf: repeatElement(0, count: 6))
-        out.append(UInt8(offsetSize))
-        out.append(UInt8(referenceSize))
-        appendUInt(UInt64(entries.count), width: 8, to: &out)
-        appendUInt(0, width: 8, to: &out)
-        appendUInt(UInt64(tableOffset), width: 8, to: &out)
+        BinaryTrailer.append(
+            offsetSize: offsetSize, referenceSize: referenceSize, objectCount: entries.count, topObject: 0,
+            tableOffset: tableOffset, to: &out)
         return out
     }
 }
@@ -269,23 +267,24 @@ struct ScalarIndex {
         slots = [UInt64](largeRepeating: 0, count: hashSlotCount(for: capacity))
     }
 
-    static func hash(_ bytes: [UInt8], _ range: Range<Int>) -> UInt32 {
-        UInt32(truncatingIfNeeded: SeededHash.bytes(bytes.span.extracting(range)))
+    static func hash(_ bytes: ArraySlice<UInt8>) -> UInt32 {
+        UInt32(truncatingIfNeeded: SeededHash.bytes(bytes.span))
     }
 
-    /// The object whose bytes equal `bytes[start...]`, or the empty slot where it belongs.
+    /// The object whose bytes (`bytes[entry.start...]` for its entry) equal `candidate`, or
+    /// the empty slot where it belongs.
     func find(
-        hash: UInt32, start: Int, bytes: [UInt8], entries: [ObjectTable.Entry]
+        hash: UInt32, candidate: ArraySlice<UInt8>, bytes: [UInt8], entries: [ObjectTable.Entry]
     ) -> (object: Int?, slot: Int) {
         let mask = slots.count - 1
-        let length = bytes.count - start
+        let length = candidate.count
         var slot = Int(hash) & mask
         while slots[slot] != 0 {
             let stored = slots[slot]
             if UInt32(truncatingIfNeeded: stored >> 32) == hash {
                 let object = Int(truncatingIfNeeded: stored & 0xFFFF_FFFF) - 1
                 let entry = entries[object]
-                if entry.count == length, bytes[entry.start..<entry.start + length] == bytes[start...] {
+                if entry.count == length, bytes[entry.start..<entry.start + length] == candidate {
                     return (object, slot)
                 }
             }
@@ -461,7 +460,7 @@ private func lengthSize(_ count: Int) -> Int {
 
 /// The fewest bytes (1...8) that hold `value`. (CoreFoundation requires the object count and
 /// the offset table's offset to fit in the reference and offset widths.)
-private func byteWidth(holding value: UInt64) -> Int {
+func byteWidth(holding value: UInt64) -> Int {
     max(1, (64 - value.leadingZeroBitCount + 7) / 8)
 }
 
@@ -478,6 +477,20 @@ extension OutputSpan<UInt8> {
 }
 
 @inline(__always)
-private func appendUInt(_ value: UInt64, width: Int, to out: inout [UInt8]) {
+func appendUInt(_ value: UInt64, width: Int, to out: inout [UInt8]) {
     out.append(addingCapacity: width) { $0.appendBigEndian(value, width: width) }
+}
+
+extension BinaryTrailer {
+    /// Appends the trailer of a file with these fields to `out`.
+    static func append(
+        offsetSize: Int, referenceSize: Int, objectCount: Int, topObject: Int, tableOffset: Int, to out: inout [UInt8]
+    ) {
+        out.append(contentsOf: repeatElement(0, count: 6))
+        out.append(UInt8(offsetSize))
+        out.append(UInt8(referenceSize))
+        appendUInt(UInt64(objectCount), width: 8, to: &out)
+        appendUInt(UInt64(topObject), width: 8, to: &out)
+        appendUInt(UInt64(tableOffset), width: 8, to: &out)
+    }
 }

@@ -128,6 +128,10 @@ public struct PlistError: Error, Hashable, Sendable, CustomStringConvertible {
 
         /// A value the output format cannot hold.
         public static let unrepresentable = Code("unrepresentable")
+
+        /// A streaming writer was called out of order (a container ended that is not open, a
+        /// value without its key, finishing with containers open, ...).
+        public static let writerMisuse = Code("writerMisuse")
     }
 
     /// What went wrong, with the details that go into the message. The readers and writers
@@ -211,6 +215,8 @@ public struct PlistError: Error, Hashable, Sendable, CustomStringConvertible {
         case syntax(String)
         /// A value the output format cannot hold (`format` names it).
         case unrepresentable(keyPath: String, type: String, format: String)
+        /// A streaming writer was called out of order (`detail` says how).
+        case writerMisuse(String)
     }
 
     /// What went wrong, with its details.
@@ -260,7 +266,7 @@ extension PlistError.Kind {
     var concernsInput: Bool {
         switch self {
         case .emptyInput, .unknownFormat, .io, .noValueAtKeyPath, .valueExistsAtKeyPath, .notAContainer,
-            .unexpectedType, .unrepresentable, .outputTooLarge:
+            .unexpectedType, .unrepresentable, .outputTooLarge, .writerMisuse:
             false
         default: true
         }
@@ -308,6 +314,7 @@ extension PlistError.Kind {
         case .unexpectedType: .unexpectedType
         case .syntax: .syntax
         case .unrepresentable: .unrepresentable
+        case .writerMisuse: .writerMisuse
         }
     }
 
@@ -392,6 +399,8 @@ extension PlistError.Kind {
                 : "the value at key path \"\(keyPath)\" is a \(type), not a dictionary or array"
         case .syntax(let detail):
             detail
+        case .writerMisuse(let detail):
+            "streaming writer misused: \(detail)"
         case .unrepresentable(let keyPath, let type, let format):
             (keyPath.isEmpty ? "the top-level value" : "the value at key path \"\(keyPath)\"")
                 + " is \(article(type)) \(type), which \(format) cannot hold"

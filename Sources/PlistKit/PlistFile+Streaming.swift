@@ -1,0 +1,31 @@
+extension PlistFile {
+    /// Converts the XML property list at `input` into a binary property list at `output`,
+    /// writing each object as soon as it is read: memory follows the document's depth and its
+    /// open containers, not its size (see `BinaryPlistStreamWriter`). The result reads as the
+    /// value `Plist(xml:options:)` reads, and the errors are its errors, with line and column.
+    /// The input must be UTF-8. `output` is replaced atomically: when reading or writing fails
+    /// part way, the old file is untouched and no partial file is left.
+    /// - Throws: `PlistError` from reading or writing, or `.io`.
+    public static func convertXMLToBinary(
+        at input: String, toFile output: String, readOptions: PlistReadOptions = .init(),
+        writeOptions: PlistWriteOptions = .init()
+    ) throws(PlistError) {
+        try FileIO.writeAtomically(to: output) { fd throws(PlistError) in
+            try convertXMLToBinary(at: input, toFileDescriptor: fd, readOptions: readOptions, writeOptions: writeOptions)
+        }
+    }
+
+    /// Converts the XML property list at `input` (`-` for standard input) into a binary one
+    /// written to `fd` as it goes; see `convertXMLToBinary(at:toFile:readOptions:writeOptions:)`.
+    /// An error can come after some bytes were written.
+    package static func convertXMLToBinary(
+        at input: String, toFileDescriptor fd: Int32, readOptions: PlistReadOptions, writeOptions: PlistWriteOptions
+    ) throws(PlistError) {
+        let writer = BinaryPlistStreamWriter(options: writeOptions) { chunk throws(PlistError) in
+            if let error = FileIO.writeAll(chunk, to: fd) { throw error }
+        }
+        try FileIO.readingChunks(ofFile: input) { read throws(PlistError) in
+            try writer.convertXML(options: readOptions, reading: read)
+        }
+    }
+}
