@@ -42,6 +42,16 @@ enum XMLReader {
         try parseUTF8(bytes, options: options, ignoringDeclaredEncoding: false, into: &state)
     }
 
+    /// Frees a parser and the document libxml2 builds to hold an internal subset, which is the
+    /// caller's to free.
+    private static func release(_ parser: xmlParserCtxtPtr) {
+        if let document = unsafe parser.pointee.myDoc {
+            unsafe xmlFreeDoc(document)
+            unsafe parser.pointee.myDoc = nil
+        }
+        unsafe xmlFreeParserCtxt(parser)
+    }
+
     private static func parseUTF8(
         _ bytes: Span<UInt8>, options: PlistReadOptions, ignoringDeclaredEncoding: Bool,
         into state: inout XMLParseState
@@ -89,24 +99,14 @@ enum XMLReader {
                         _ = unsafe xmlParseDocument(parser)
                         unsafe statePointer.pointee.parser = nil
                         unsafe parser.pointee.sax = ownHandler
-                        // An internal subset makes libxml2 build a document to hold it, which
-                        // is the caller's to free.
-                        if let document = unsafe parser.pointee.myDoc {
-                            unsafe xmlFreeDoc(document)
-                            unsafe parser.pointee.myDoc = nil
-                        }
-                        unsafe xmlFreeParserCtxt(parser)
+                        unsafe Self.release(parser)
                         return true
                     }
                 }
             }
         }
         guard created else { throw PlistError(.malformedXML("out of memory"), at: 0) }
-        if var error = state.error {
-            error.byteOffset = error.byteOffset.map { $0 + start }
-            error.position = error.position.map(state.shift.apply)
-            throw error
-        }
+        if let error = state.error { throw state.shifted(error, by: start) }
     }
 
     /// Reads an XML property list that `read` hands over in chunks (an empty one at the end)
@@ -182,19 +182,11 @@ enum XMLReader {
                 }
             }
             unsafe statePointer.pointee.parser = nil
-            if let document = unsafe parser.pointee.myDoc {
-                unsafe xmlFreeDoc(document)
-                unsafe parser.pointee.myDoc = nil
-            }
-            unsafe xmlFreeParserCtxt(parser)
+            unsafe Self.release(parser)
             return true
         }
         guard created else { throw PlistError(.malformedXML("out of memory"), at: 0) }
-        if var error = state.error {
-            error.byteOffset = error.byteOffset.map { $0 + start }
-            error.position = error.position.map(state.shift.apply)
-            throw error
-        }
+        if let error = state.error { throw state.shifted(error, by: start) }
         if let readError { throw readError }
         do throws(Rejection) {
             try state.builder.finishStream()
@@ -275,6 +267,15 @@ enum XMLReader {
     var shift = TextShift(lines: 0, firstLineColumns: 0)
 
     init(builder: XMLTreeBuilder) { self.builder = builder }
+
+    /// `error` placed in the input, which has `start` bytes (and `shift`'s lines) before the
+    /// text libxml2 read.
+    func shifted(_ error: PlistError, by start: Int) -> PlistError {
+        var error = error
+        error.byteOffset = error.byteOffset.map { $0 + start }
+        error.position = error.position.map(shift.apply)
+        return error
+    }
 
     static func at(_ context: UnsafeMutableRawPointer) -> UnsafeMutablePointer<XMLParseState> {
         unsafe context.assumingMemoryBound(to: XMLParseState.self)

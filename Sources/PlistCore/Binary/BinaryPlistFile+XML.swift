@@ -138,13 +138,7 @@ private struct XMLStreamer {
         let (count, start) = try trailer.length(span, marker, at: offset, unit: 2 * referenceSize)
         var entries = OrderedDictionary<String, Int>(minimumCapacity: count)
         for index in 0..<count {
-            let keyRef = try trailer.reference(span, at: start + index * referenceSize)
-            let keyOffset = try trailer.checkedOffset(of: keyRef, in: span)
-            let keyMarker = span[keyOffset]
-            guard keyMarker >> 4 == 0x5 || keyMarker >> 4 == 0x6,
-                case (.string(let key), let contentBytes) = try trailer.scalar(
-                    span, keyMarker, at: keyOffset, scratch: &scratch)
-            else { throw PlistError(.nonStringKey(marker: keyMarker), at: keyOffset) }
+            let (key, keyOffset, contentBytes) = try trailer.checkedKey(span, entry: index, start: start, scratch: &scratch)
             try budget.count(contentBytes: contentBytes, at: keyOffset)
             entries[key] = try trailer.reference(span, at: start + (count + index) * referenceSize)
         }

@@ -156,13 +156,7 @@ public final class BinaryPlistFile: Sendable {
         var keys = OrderedSet<String>()
         var scratch: [UInt8] = []
         for index in 0..<count {
-            let keyRef = try trailer.reference(span, at: start + index * trailer.referenceSize)
-            let keyOffset = try trailer.checkedOffset(of: keyRef, in: span)
-            let keyMarker = span[keyOffset]
-            guard keyMarker >> 4 == 0x5 || keyMarker >> 4 == 0x6,
-                case (.string(let key), let contentBytes) = try trailer.scalar(
-                    span, keyMarker, at: keyOffset, scratch: &scratch)
-            else { throw PlistError(.nonStringKey(marker: keyMarker), at: keyOffset) }
+            let (key, keyOffset, contentBytes) = try trailer.checkedKey(span, entry: index, start: start, scratch: &scratch)
             try budget.count(contentBytes: contentBytes, at: keyOffset)
             keys.append(key)
         }

@@ -47,6 +47,22 @@ extension BinaryTrailer {
         }
     }
 
+    /// The key of entry `index` of a dictionary whose key references start at `start`, read
+    /// with its offset checked (the lazy reader's way), where its object is, and how many bytes
+    /// of text it holds.
+    /// - Throws: `.nonStringKey` at the key's object when it is not a string.
+    func checkedKey(
+        _ bytes: Span<UInt8>, entry index: Int, start: Int, scratch: inout [UInt8]
+    ) throws(PlistError) -> (key: String, offset: Int, contentBytes: Int) {
+        let keyRef = try reference(bytes, at: start + index * referenceSize)
+        let keyOffset = try checkedOffset(of: keyRef, in: bytes)
+        let keyMarker = bytes[keyOffset]
+        guard keyMarker >> 4 == 0x5 || keyMarker >> 4 == 0x6,
+            case (.string(let key), let contentBytes) = try scalar(bytes, keyMarker, at: keyOffset, scratch: &scratch)
+        else { throw PlistError(.nonStringKey(marker: keyMarker), at: keyOffset) }
+        return (key, keyOffset, contentBytes)
+    }
+
     /// The end of an object of `size` bytes after the marker at `offset`, if it ends inside
     /// the object area.
     func end(of size: Int, after offset: Int, what: String) throws(PlistError) -> Int {
