@@ -36,8 +36,10 @@ import Testing
         #expect(try file.value(at: [.key("a.b")]) == 3)
         #expect(try file.value(at: "a.b.1") == 2)
         // Typed steps are not read as one another: a key is no index, an index no key.
-        #expect(throws: PlistError.self) { try file.value(at: [.key("a"), .key("b"), .key("1")]) }
-        #expect(throws: PlistError.self) { try file.value(at: [.index(0)]) }
+        #expect(throws: PlistError(.noValueAtKeyPath("a.b.1"), at: 0)) {
+            try file.value(at: [.key("a"), .key("b"), .key("1")])
+        }
+        #expect(throws: PlistError(.noValueAtKeyPath("0"), at: 0)) { try file.value(at: [.index(0)]) }
         #expect(try file.keys(at: "a") == ["b"])
         #expect(try #require(throws: PlistError.self) { try file.keys(at: "s") }.code == .unexpectedType)
         #expect(try #require(throws: PlistError.self) { try file.count(at: "s") }.code == .notAContainer)
