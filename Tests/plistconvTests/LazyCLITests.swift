@@ -59,15 +59,13 @@ import Testing
         defer { folder.remove() }
         // Written by the benchmarks' generator (Benchmarks/large-inputs.py), scaled down.
         let big = folder.path("big.plist")
-        let generator = Process()
-        generator.executableURL = try #require(Oracles.python3)
-        generator.arguments = [
-            Paths.repository.appendingPathComponent("Benchmarks/large-inputs.py").path, "binary", big,
-            "--records", "8000", "--blob", "6400", "--depth", "100",
-        ]
-        try generator.run()
-        generator.waitUntilExit()
-        #expect(generator.terminationStatus == 0)
+        let generator = try ChildProcess.run(
+            try #require(Oracles.python3).path,
+            [
+                Paths.repository.appendingPathComponent("Benchmarks/large-inputs.py").path, "binary", big,
+                "--records", "8000", "--blob", "6400", "--depth", "100",
+            ])
+        #expect(generator == 0)
         let small = try folder.write(try Plist.dictionary(["rec1": ["name": "one"]]).binaryBytes(), to: "small.plist")
         let size = try #require(try FileManager.default.attributesOfItem(atPath: big)[.size] as? Int)
         #expect(size > 50_000_000)
