@@ -120,10 +120,12 @@ package enum FileIO {
     /// untouched and the temporary file removed. A symbolic link at `path` is followed, so the
     /// file it points to is replaced and the link kept.
     ///
-    /// A process killed while it writes leaves its temporary file (`.NAME.NUMBER.tmp`) behind:
-    /// each write removes those of earlier writes to the same file. A writer holds an exclusive
-    /// `flock` on its temporary file from creating it to renaming it, so a file that can be
-    /// locked belongs to no live writer, and concurrent writers never remove each other's.
+    /// The temporary file is `.NAME.SLOT.tmp`, in the first free slot from 0. A writer holds an
+    /// exclusive `flock` on it from creating it to renaming it, so a file that can be locked
+    /// belongs to no live writer: one left by a killed process is removed when a later write
+    /// reaches its slot. Slot 0 is always tried first, so leftovers never outnumber the writers
+    /// that once ran at the same time, and no write lists the folder (which in a folder of
+    /// thousands of files cost more than converting a small file).
     package static func writeAtomically(_ bytes: [UInt8], to path: String) throws(PlistError) {
         try writeAtomically(to: path) { fd throws(PlistError) in
             if let error = writeAll(bytes, to: fd) { throw error }
@@ -140,15 +142,17 @@ package enum FileIO {
         var existing = stat()
         let oldMode: mode_t? = unsafe stat(target, &existing) == 0 ? existing.st_mode & 0o7777 : nil
 
-        removeAbandonedTemporaryFiles(of: name, in: folder)
         var temporary = ""
         var fd: Int32 = -1
-        for _ in 0..<100 {
-            temporary = folder + ".\(name).\(UInt32.random(in: .min ... .max)).tmp"
+        var slot = 0
+        for _ in 0..<1_000 {
+            temporary = folder + ".\(name).\(slot).tmp"
             fd = unsafe open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
             if fd < 0 {
-                if errno == EEXIST { continue }
-                break
+                guard errno == EEXIST else { break }
+                // Taken: by a live writer (try the next slot) or abandoned (removed: try it again).
+                if !removeIfAbandoned(temporary) { slot += 1 }
+                continue
             }
             // Another write may have found the file unlocked and removed it before the lock was taken.
             if flock(fd, LOCK_EX) == 0, isSameFile(fd, temporary) { break }
@@ -179,26 +183,15 @@ package enum FileIO {
         close(fd)
     }
 
-    /// Removes the temporary files of writes to `name` in `folder` whose writer is gone (killed
-    /// before it could rename or remove its file): those no process holds a lock on.
-    private static func removeAbandonedTemporaryFiles(of name: String, in folder: String) {
-        guard let directory = unsafe opendir(folder.isEmpty ? "." : folder) else { return }
-        defer { unsafe closedir(directory) }
-        let prefix = "." + name + "."
-        while let entry = unsafe readdir(directory) {
-            let entryName = unsafe withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                unsafe String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
-            }
-            let number = entryName.utf8.dropFirst(prefix.utf8.count).dropLast(4)
-            guard entryName.hasPrefix(prefix), entryName.hasSuffix(".tmp"), !number.isEmpty,
-                number.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 })
-            else { continue }
-            let path = folder + entryName
-            let fd = unsafe open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
-            guard fd >= 0 else { continue }
-            if flock(fd, LOCK_EX | LOCK_NB) == 0, isSameFile(fd, path) { unsafe unlink(path) }
-            close(fd)
-        }
+    /// Removes the temporary file at `path` if its writer is gone (killed before it could rename
+    /// or remove it), which is so when no process holds a lock on it. Returns whether the slot
+    /// may be free now.
+    private static func removeIfAbandoned(_ path: String) -> Bool {
+        let fd = unsafe open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        guard fd >= 0 else { return errno == ENOENT }
+        defer { close(fd) }
+        guard flock(fd, LOCK_EX | LOCK_NB) == 0, isSameFile(fd, path) else { return false }
+        return unsafe unlink(path) == 0
     }
 
     /// Whether `path` still names the file open as `fd`.

@@ -3,6 +3,14 @@ import PlistKit
 import SystemPackage
 import Testing
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Reading files (small and memory-mapped), atomic writes, and format dispatch.
 @Suite struct FileTests {
     let folder: URL
@@ -72,6 +80,26 @@ import Testing
         #expect(attributes[.posixPermissions] as? Int == 0o640)
         #expect(try Plist(contentsOf: file) == ["new": true])
         #expect(try folderContents() == ["settings.plist"])
+    }
+
+    /// A temporary file no writer holds (left by a killed one) is removed by the next write; one
+    /// that a live writer holds (here, this test's lock) is left, and the write takes the next slot.
+    @Test func temporaryFilesOfGoneWritersAreRemovedAndLiveOnesKept() throws {
+        let file = path("out.plist")
+        FileManager.default.createFile(atPath: path(".out.plist.0.tmp"), contents: Data("abandoned".utf8))
+        FileManager.default.createFile(atPath: path(".out.plist.1.tmp"), contents: Data("abandoned".utf8))
+        try (["a": 1] as Plist).write(to: file, format: .binary)
+        #expect(try folderContents() == [".out.plist.1.tmp", "out.plist"])
+
+        let held = open(path(".out.plist.1.tmp"), O_RDONLY)
+        try #require(held >= 0)
+        defer { close(held) }
+        try #require(flock(held, LOCK_EX) == 0)
+        try FileManager.default.moveItem(atPath: path(".out.plist.1.tmp"), toPath: path(".out.plist.0.tmp"))
+        try (["a": 2] as Plist).write(to: file, format: .binary)
+        #expect(try folderContents() == [".out.plist.0.tmp", "out.plist"])
+        #expect(try Plist(contentsOf: file) == ["a": 2])
+        #expect(FileManager.default.contents(atPath: path(".out.plist.0.tmp")) == Data("abandoned".utf8))
     }
 
     @Test func aFailedWriteLeavesTheOldFileIntact() throws {
