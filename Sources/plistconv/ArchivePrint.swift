@@ -4,7 +4,7 @@ import PlistKit
 /// `plistconv archive-print FILE...`: shows `NSKeyedArchiver` archives as resolved trees.
 struct ArchivePrint: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "archive-print",
+        commandName: "archive-print", _superCommandName: PlistConv.name,
         abstract: "Print NSKeyedArchiver archives as resolved object trees.",
         discussion: """
             Objects are inlined: strings, dates and data as plain values, other objects as \

@@ -7,7 +7,7 @@ import Synchronization
 /// `-convert FORMAT FILE...`): rewrites property lists in another format.
 struct Convert: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "convert",
+        commandName: "convert", _superCommandName: PlistConv.name,
         abstract: "Convert property lists to another format (the default command).",
         usage: """
             plistconv -f <format> <in> [<out>]

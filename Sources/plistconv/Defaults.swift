@@ -20,6 +20,7 @@ import Darwin
 /// same locks as running apps.
 struct Defaults: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "defaults", _superCommandName: PlistConv.name,
         abstract: "Read and write preferences domains, as macOS defaults does.",
         discussion: """
             defaults [--container DIR] read [DOMAIN [KEY]] | read-type DOMAIN KEY | \

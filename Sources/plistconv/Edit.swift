@@ -5,7 +5,7 @@ import PlistKit
 /// `plistconv insert KEYPATH -TYPE VALUE FILE...` (plutil's `-insert`).
 struct Insert: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "insert",
+        commandName: "insert", _superCommandName: PlistConv.name,
         abstract: "Add a value at a key path (plutil -insert).",
         discussion: """
             In a dictionary the key must be new (use replace to overwrite); in an array the value \
@@ -38,7 +38,7 @@ struct Insert: ParsableCommand {
 /// `plistconv replace KEYPATH -TYPE VALUE FILE...` (plutil's `-replace`).
 struct Replace: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "replace",
+        commandName: "replace", _superCommandName: PlistConv.name,
         abstract: "Set the value at a key path (plutil -replace).",
         discussion: """
             A dictionary key is added or overwritten; an array element is overwritten (plutil on \
@@ -62,7 +62,7 @@ struct Replace: ParsableCommand {
 /// `plistconv remove KEYPATH FILE...` (plutil's `-remove`).
 struct Remove: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "remove", abstract: "Remove the value at a key path (plutil -remove).")
+        commandName: "remove", _superCommandName: PlistConv.name, abstract: "Remove the value at a key path (plutil -remove).")
 
     @Argument(help: "Key path: keys separated by dots (\\. is a dot in a key), array indexes from 0.")
     var keyPath: String
@@ -78,7 +78,7 @@ struct Remove: ParsableCommand {
 /// `plistconv create FORMAT FILE...` (plutil's `-create`).
 struct Create: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "create",
+        commandName: "create", _superCommandName: PlistConv.name,
         abstract: "Create property lists holding an empty dictionary (plutil -create).",
         discussion: "An existing file is left alone and reported (remove it first to start over)."
     )

@@ -4,7 +4,7 @@ import PlistKit
 /// `plistconv extract KEYPATH FORMAT FILE` (plutil's `-extract`): prints the value at a key path.
 struct Extract: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "extract",
+        commandName: "extract", _superCommandName: PlistConv.name,
         abstract: "Print the value at a key path, as a property list or raw (plutil -extract).",
         discussion: """
             FORMAT is an output format or raw: raw prints strings as they are, numbers exactly, \
@@ -68,7 +68,7 @@ struct Extract: ParsableCommand {
 /// `plistconv type KEYPATH FILE` (plutil's `-type`): prints the type of the value at a key path.
 struct TypeOf: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "type",
+        commandName: "type", _superCommandName: PlistConv.name,
         abstract: "Print the type of the value at a key path (plutil -type).",
         discussion: "Types: \(ValueType.helpList)."
     )

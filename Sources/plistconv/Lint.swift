@@ -4,7 +4,7 @@ import PlistKit
 /// `plistconv lint FILE...`: checks that each file is a valid property list.
 struct Lint: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "lint",
+        commandName: "lint", _superCommandName: PlistConv.name,
         abstract: "Check that files are valid property lists.",
         discussion: """
             Prints "FILE: OK" for each valid file; exits 1 if any file is not valid. With --quick, a \

@@ -11,8 +11,15 @@ import Darwin
 /// The `plistconv` command: converts, checks, prints and edits property lists.
 @main
 struct PlistConv: ParsableCommand {
+    /// The tool's name. Each command names it as its `_superCommandName`, so that a command
+    /// parsed alone (``parseNamedCommand(_:)``) is not taken for a whole tool: ArgumentParser
+    /// then skips its check for `--generate-completion-script`, which parses two more commands
+    /// by reflection and was a third of a small conversion's start-up. The whole tree, which is
+    /// rooted here, still answers that option.
+    static let name = "plistconv"
+
     static let configuration = CommandConfiguration(
-        commandName: "plistconv",
+        commandName: name,
         abstract: "Convert, check, print and edit property lists (binary, XML, OpenStep, JSON).",
         discussion: """
             Exit status: 0 on success, 1 when an input is not a valid property list or a file \

@@ -676,6 +676,7 @@ private let openStepMessage =
         ["-insert", "k", "-string", "v", "f.plist"], ["replace", "k", "-integer", "3", "f.plist"],
         ["-remove", "k", "f.plist"], ["-create", "xml1", "f.plist"], ["archive-print", "a.plist"],
         ["-f", "objc", "--header", "in.plist", "out.m"], ["convert", "-f", "json", "--json-values", "lossy", "x"],
+        ["defaults", "read", "com.example.app"],
     ])
     func agreesWithTheWholeTree(arguments: [String]) throws {
         let normalized = CommandSpelling.normalized(arguments)
@@ -688,6 +689,7 @@ private let openStepMessage =
     @Test(arguments: [
         ["--help"], ["-h"], ["help"], ["convert", "--help"], ["-f", "yaml", "in.plist"], ["-f", "binary"], ["in.plist"],
         ["-f", "binary", "a", "b", "c"], ["lint", "-x", "a"], ["--version"],
+        ["--generate-completion-script", "bash"], ["convert", "--generate-completion-script", "zsh"],
     ])
     func leavesHelpAndErrorsToTheWholeTree(arguments: [String]) {
         #expect(PlistConv.parseNamedCommand(CommandSpelling.normalized(arguments)) == nil)

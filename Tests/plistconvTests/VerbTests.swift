@@ -318,9 +318,10 @@ private func hex(_ range: Range<Int>) -> String { range.map { String(format: "%0
         #expect(run.stdoutText.contains("plutil's spellings work too"), "\(run)")
     }
 
-    @Test(arguments: ["bash", "zsh", "fish"])
-    func completionScripts(shell: String) throws {
-        let run = try Tool.run(["--generate-completion-script", shell])
+    /// The whole tool's script, also when the option follows a command's name.
+    @Test(arguments: [[], ["convert"], ["-f", "binary"]], ["bash", "zsh", "fish"])
+    func completionScripts(before: [String], shell: String) throws {
+        let run = try Tool.run(before + ["--generate-completion-script", shell])
         #expect(run.status == 0)
         #expect(run.stdoutText.contains("plistconv"))
         #expect(run.stdoutText.contains("extract"))
