@@ -5,7 +5,7 @@ report.sh runs the peer harness (`../shared/peers/run.sh`, steps build, corpus a
 PROJECT_DIR set to this checkout and PEERS="swift-plist libplist rust-plist"), which times each
 runner in its own process: decode and encode, best of REPS. This module reads those times, then
 measures the peak RSS of each runner converting each corpus file (convert mode, one child per
-measurement, `ru_maxrss` from wait4), less that of the same runner converting the 2 KB
+measurement, peak RSS from GNU time), less that of the same runner converting the 2 KB
 `small-info`, and returns the Markdown section. report.py calls `section`.
 
     python3 Benchmarks/peers.py PEERS_OUT PEERS_BUILD PEERS_CORPUS   # print the section alone
@@ -14,6 +14,7 @@ measurement, `ru_maxrss` from wait4), less that of the same runner converting th
 import glob
 import json
 import os
+import subprocess
 import sys
 
 # column -> (name in the runners' output, runner below the build folder)
@@ -59,15 +60,17 @@ def times(out_dir):
     return found
 
 
-def peak_rss(argv, timeout=900):
-    """Peak RSS in bytes of one child running argv, or None if it failed. ru_maxrss from wait4 covers
-    the child and what it waited for, so `timeout` in front of the runner reports the runner's peak."""
-    argv = ["timeout", str(timeout)] + argv
-    pid = os.posix_spawnp(argv[0], argv, os.environ,
-                         file_actions=[(os.POSIX_SPAWN_OPEN, 1, os.devnull, os.O_WRONLY, 0),
-                                       (os.POSIX_SPAWN_OPEN, 2, os.devnull, os.O_WRONLY, 0)])
-    _, status, usage = os.wait4(pid, 0)
-    return usage.ru_maxrss * 1024 if os.waitstatus_to_exitcode(status) == 0 else None
+def peak_rss(argv, scratch, timeout=900):
+    """Peak RSS in bytes of one child running argv, or why it failed. GNU time reports it: a process
+    spawned straight from Python would start from Python's own high-water mark (Linux keeps the
+    largest RSS across exec), which is larger than a small runner's."""
+    report = os.path.join(scratch, "rss.txt")
+    done = subprocess.run(["/usr/bin/time", "-f", "%M", "-o", report, "timeout", str(timeout)] + argv,
+                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    if done.returncode != 0:
+        return f"timed out ({timeout} s)" if done.returncode == 124 else f"exit {done.returncode}"
+    with open(report) as lines:
+        return int(lines.read().split()[-1]) * 1024
 
 
 def memory(build_dir, corpus, scratch, files):
@@ -83,7 +86,7 @@ def memory(build_dir, corpus, scratch, files):
                 output = os.path.join(scratch, f"rss-out.{fmt}")
                 if os.path.exists(source):
                     other = "xml" if fmt == "binary" else "binary"
-                    found[column, fmt, file] = peak_rss([path, "-f", other, source, output])
+                    found[column, fmt, file] = peak_rss([path, "-f", other, source, output], scratch)
                 if os.path.exists(output):
                     os.remove(output)
     return found
@@ -146,7 +149,7 @@ def section(out_dir, build_dir, corpus, scratch):
         "### Peak RSS of one conversion",
         "",
         "Each runner converting each input to the other format in its own process (read the file, "
-        "decode, encode, write; peak RSS from `wait4`), less the peak of the same runner converting "
+        "decode, encode, write; peak RSS from GNU `time`), less the peak of the same runner converting "
         f"`{BASELINE}` ({megabytes(manifest[BASELINE]['binary'])} binary, "
         f"{megabytes(manifest[BASELINE]['xml'])} XML), and that difference as a multiple of the input "
         "size. The baseline row shows the baseline itself.",
@@ -162,8 +165,8 @@ def section(out_dir, build_dir, corpus, scratch):
                 peak, base = rss.get((column, fmt, file)), rss.get((column, fmt, BASELINE))
                 if (column, fmt, file) not in rss:
                     cells.append("–")
-                elif peak is None or base is None:
-                    cells.append("fails")
+                elif not isinstance(peak, int) or not isinstance(base, int):
+                    cells.append(peak if isinstance(peak, str) else "fails")
                 elif file == BASELINE:
                     cells.append(f"{peak / 2**20:.1f} MiB (baseline)")
                 else:

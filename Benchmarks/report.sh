@@ -8,8 +8,11 @@
 # (PEERS_DIR, default ../shared/peers beside this checkout: run.sh builds its runners, one of them
 # this checkout through PROJECT_DIR, makes its corpus and times each peer), with peak RSS measured
 # by peers.py; peers that cannot be built are reported as not measured. Needs libplist-dev and
-# librust-plist-dev (see run.sh's header). PEER_REPS (default 5) runs per peer measurement, best kept.
-# Takes 25-35 minutes on a loaded 2-core machine. WORK=folder for the inputs (default below).
+# librust-plist-dev (see run.sh's header). PEER_REPS (default 3) runs per peer measurement, best
+# kept, fewer once PEER_BUDGET seconds (default 10) are spent on one (libplist's binary writes of the
+# large inputs take tens of seconds each). Takes 20-30 minutes on an idle 2-core machine, the first
+# run longer (it builds the peers and their corpus into WORK); see docs/PERFORMANCE.md.
+# WORK=folder for the inputs (default below).
 set -euo pipefail
 cd "$(dirname "$0")"
 work="${WORK:-/tmp/plist-bench-report}"
@@ -26,7 +29,7 @@ rm -rf "$work/peers/out"
 if [[ -f "$peers_dir/run.sh" ]]; then
     PROJECT_DIR="$(cd .. && pwd)" PEERS="swift-plist libplist rust-plist" STEPS="build corpus inproc" \
         CORPUS="$work/peers/corpus" BUILD="$work/peers/build" OUT="$work/peers/out" EDGE_FILES="" \
-        ROUNDS=1 REPS="${PEER_REPS:-5}" bash "$peers_dir/run.sh" >&2 || echo "report.sh: the peer harness failed" >&2
+        ROUNDS=1 REPS="${PEER_REPS:-3}" BUDGET="${PEER_BUDGET:-10}" bash "$peers_dir/run.sh" >&2 || echo "report.sh: the peer harness failed" >&2
 else
     echo "report.sh: no peer harness at $peers_dir (set PEERS_DIR): no peer table" >&2
 fi
