@@ -33,10 +33,12 @@ ROWS = [
 
 def ratios(lines):
     """(input, operation) -> Foundation / PlistCore, from the rows of an in-process table."""
-    found = {}
+    found, inside = {}, False
     for line in lines:
         cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
-        if len(cells) < 5 or cells[0] in ("input", "---"):
+        if cells[0] == "input":  # only the table whose third column is PlistCore's, not the peer table
+            inside = len(cells) > 2 and cells[2].startswith("PlistCore")
+        if not inside or len(cells) < 5 or cells[0] in ("input", "---"):
             continue
         try:
             found[cells[0], cells[1]] = float(cells[4])

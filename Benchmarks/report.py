@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Times whole-process conversions of the benchmark inputs with every converter installed and writes
 REPORT.md and report.svg: the size of each format per input, the in-process table from ratios.sh,
-and the throughput of each tool per conversion, then the README's performance table (perf_table.py).
-Called by report.sh, which makes the inputs."""
+the in-process table against libplist and rust plist with peak RSS (peers.py, from the peer harness's
+output), and the throughput of each tool per conversion, then the README's performance table
+(perf_table.py). Called by report.sh, which makes the inputs and runs the harnesses."""
 
 import argparse
 import datetime
@@ -15,6 +16,7 @@ import subprocess
 import sys
 import time
 
+import peers
 import perf_table
 
 PLISTLIB = ("import plistlib, sys; plistlib.dump(plistlib.load(open(sys.argv[1], 'rb')), "
@@ -91,6 +93,8 @@ def main():
     parser.add_argument("--work", required=True)
     parser.add_argument("--ratios", required=True, help="the Markdown table ratios.sh printed")
     parser.add_argument("--command", required=True, help="the command that made the report, for the record")
+    parser.add_argument("--peers", nargs=3, metavar=("OUT", "BUILD", "CORPUS"),
+                        help="the peer harness's output, build and corpus folders (run.sh's OUT, BUILD, CORPUS)")
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--timeout", type=int, default=300)
     args = parser.parse_args()
@@ -138,6 +142,8 @@ def main():
     lines += ["", "## In process: this package against Foundation, same run (p50 of the short pass)", ""]
     with open(args.ratios) as table:
         lines += [line.rstrip("\n") for line in table if line.startswith("|")]
+    if args.peers:
+        lines += peers.section(*args.peers, args.work)
     lines += ["", "## Whole-process conversions (MB/s of input, median of "
               f"{args.runs} runs, including process start)", ""]
     tool_names = list(converters)
