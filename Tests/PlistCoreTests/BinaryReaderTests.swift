@@ -231,7 +231,7 @@ import Testing
     /// share one copy of their keys, hash table included, and read as they would alone.
     @Test func dictionariesWithTheSameKeysShareThem() throws {
         let names = (0..<20).map { "a key longer than fifteen bytes \($0)" }
-        var builder = BinaryBuilder(objects: [])
+        var builder = BinaryBuilder(objects: [], offsetSize: 2, referenceSize: 2)
         // 0: [1, 2, 3]; 1, 2: the 20 keys (4...23) with values 24... and 44...; 3: the keys reversed.
         let keys = Array(4..<24)
         builder.objects = [
@@ -240,8 +240,6 @@ import Testing
         ]
         builder.objects += names.map { [0x5F, 0x10, UInt8($0.utf8.count)] + Array($0.utf8) }
         builder.objects += (0..<40).map { [0x10, UInt8($0)] }
-        builder.referenceSize = 2
-        builder.offsetSize = 2
         let value = try read(builder.bytes())
         let first = try #require(value[0]?.dictionary)
         var second = try #require(value[1]?.dictionary)
@@ -249,7 +247,7 @@ import Testing
         #expect(first == OrderedDictionary(uniqueKeysWithValues: names.enumerated().map { ($1, Plist.integer(.init($0))) }))
         #expect(second == OrderedDictionary(uniqueKeysWithValues: names.enumerated().map { ($1, Plist.integer(.init($0 + 20))) }))
         #expect(Array(reversed.keys) == names.reversed())
-        #expect(reversed[names[3]] == 3 && second[names[19]] == 39 && second["absent"] == nil)
+        #expect(reversed[names[3]] == 16 && second[names[19]] == 39 && second["absent"] == nil)
         func storage(_ entries: OrderedDictionary<String, Plist>) -> UInt {
             entries.keys.elements.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }
         }
@@ -264,13 +262,13 @@ import Testing
     /// A dictionary whose keys are shared with an earlier one meets the limits and reports its
     /// errors exactly as the same dictionary with keys of its own.
     @Test(arguments: [
-        PlistReadOptions(), PlistReadOptions(maxDepth: 1), PlistReadOptions(maxObjects: 6),
-        PlistReadOptions(maxContentBytes: 5),
+        PlistReadOptions(), PlistReadOptions(maxDepth: 1), PlistReadOptions(maxDepth: 2),
+        PlistReadOptions(maxObjects: 10), PlistReadOptions(maxContentBytes: 9),
     ])
     func aDictionaryWithSharedKeysReadsAsItWouldAlone(options: PlistReadOptions) throws {
         // [{"key": 1}, {"key": 2, "k2": X}]: with the second dictionary's keys the first's
         // (objects 3, 7), or its own objects of the same text (8, 9), at the same offsets.
-        for value: [UInt8] in [[0x10, 2], [0x70], [0xA1, 0], [0xA1, 1]] {
+        for value: [UInt8] in [[0x10, 2], [0x70], [0xA1, 0], [0xA1, 1], [0xA2, 1, 1]] {
             var shared = BinaryBuilder(objects: [])
             shared.objects = [
                 shared.container(0xA0, [1, 2]), shared.container(0xD0, [3, 7, 4, 6]), shared.container(0xD0, [3, 7, 5, 6]),
