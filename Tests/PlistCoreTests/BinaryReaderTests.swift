@@ -244,8 +244,10 @@ import Testing
         let first = try #require(value[0]?.dictionary)
         var second = try #require(value[1]?.dictionary)
         let reversed = try #require(value[2]?.dictionary)
-        #expect(first == OrderedDictionary(uniqueKeysWithValues: names.enumerated().map { ($1, Plist.integer(.init($0))) }))
-        #expect(second == OrderedDictionary(uniqueKeysWithValues: names.enumerated().map { ($1, Plist.integer(.init($0 + 20))) }))
+        func numbered(from start: Int) -> OrderedDictionary<String, Plist> {
+            OrderedDictionary(uniqueKeysWithValues: names.enumerated().map { ($1, Plist.integer(.init(start + $0))) })
+        }
+        #expect(first == numbered(from: 0) && second == numbered(from: 20))
         #expect(Array(reversed.keys) == names.reversed())
         #expect(reversed[names[3]] == 16 && second[names[19]] == 39 && second["absent"] == nil)
         func storage(_ entries: OrderedDictionary<String, Plist>) -> UInt {
@@ -271,7 +273,8 @@ import Testing
         for value: [UInt8] in [[0x10, 2], [0x70], [0xA1, 0], [0xA1, 1], [0xA2, 1, 1]] {
             var shared = BinaryBuilder(objects: [])
             shared.objects = [
-                shared.container(0xA0, [1, 2]), shared.container(0xD0, [3, 7, 4, 6]), shared.container(0xD0, [3, 7, 5, 6]),
+                shared.container(0xA0, [1, 2]), shared.container(0xD0, [3, 7, 4, 6]),
+                shared.container(0xD0, [3, 7, 5, 6]),
                 BinaryBuilder.ascii("key"), [0x10, 1], value, [0x09], BinaryBuilder.ascii("k2"),
             ]
             var alone = shared
