@@ -227,6 +227,65 @@ import Testing
         #expect(try error(BinaryBuilder(objects: [[0x61, 0xD8, 0x3D]]).bytes()) == PlistError(.invalidUTF16, at: 9))
     }
 
+    /// Dictionaries with the same key references (how writers store records of one shape)
+    /// share one copy of their keys, hash table included, and read as they would alone.
+    @Test func dictionariesWithTheSameKeysShareThem() throws {
+        let names = (0..<20).map { "a key longer than fifteen bytes \($0)" }
+        var builder = BinaryBuilder(objects: [], offsetSize: 2, referenceSize: 2)
+        // 0: [1, 2, 3]; 1, 2: the 20 keys (4...23) with values 24... and 44...; 3: the keys reversed.
+        let keys = Array(4..<24)
+        builder.objects = [
+            builder.container(0xA0, [1, 2, 3]), builder.container(0xD0, keys + Array(24..<44)),
+            builder.container(0xD0, keys + Array(44..<64)), builder.container(0xD0, keys.reversed() + Array(24..<44)),
+        ]
+        builder.objects += names.map { [0x5F, 0x10, UInt8($0.utf8.count)] + Array($0.utf8) }
+        builder.objects += (0..<40).map { [0x10, UInt8($0)] }
+        let value = try read(builder.bytes())
+        let first = try #require(value[0]?.dictionary)
+        var second = try #require(value[1]?.dictionary)
+        let reversed = try #require(value[2]?.dictionary)
+        func numbered(from start: Int) -> OrderedDictionary<String, Plist> {
+            OrderedDictionary(uniqueKeysWithValues: names.enumerated().map { ($1, Plist.integer(.init(start + $0))) })
+        }
+        #expect(first == numbered(from: 0) && second == numbered(from: 20))
+        #expect(Array(reversed.keys) == names.reversed())
+        #expect(reversed[names[3]] == 16 && second[names[19]] == 39 && second["absent"] == nil)
+        func storage(_ entries: OrderedDictionary<String, Plist>) -> UInt {
+            entries.keys.elements.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }
+        }
+        #expect(storage(first) == storage(second))
+        #expect(storage(first) != storage(reversed))
+        // Still values: changing one leaves the other alone.
+        second["new"] = true
+        second[names[0]] = nil
+        #expect(first.count == 20 && first[names[0]] == 0 && second.count == 20 && second["new"] == true)
+    }
+
+    /// A dictionary whose keys are shared with an earlier one meets the limits and reports its
+    /// errors exactly as the same dictionary with keys of its own.
+    @Test(arguments: [
+        PlistReadOptions(), PlistReadOptions(maxDepth: 1), PlistReadOptions(maxDepth: 2),
+        PlistReadOptions(maxObjects: 10), PlistReadOptions(maxContentBytes: 9),
+    ])
+    func aDictionaryWithSharedKeysReadsAsItWouldAlone(options: PlistReadOptions) throws {
+        // [{"key": 1}, {"key": 2, "k2": X}]: with the second dictionary's keys the first's
+        // (objects 3, 7), or its own objects of the same text (8, 9), at the same offsets.
+        for value: [UInt8] in [[0x10, 2], [0x70], [0xA1, 0], [0xA1, 1], [0xA2, 1, 1]] {
+            var shared = BinaryBuilder(objects: [])
+            shared.objects = [
+                shared.container(0xA0, [1, 2]), shared.container(0xD0, [3, 7, 4, 6]),
+                shared.container(0xD0, [3, 7, 5, 6]),
+                BinaryBuilder.ascii("key"), [0x10, 1], value, [0x09], BinaryBuilder.ascii("k2"),
+            ]
+            var alone = shared
+            alone.objects[2] = alone.container(0xD0, [8, 9, 5, 6])
+            alone.objects += [BinaryBuilder.ascii("key"), BinaryBuilder.ascii("k2")]
+            let sharedResult = Result { () throws(PlistError) in try read(shared.bytes(), options) }
+            let aloneResult = Result { () throws(PlistError) in try read(alone.bytes(), options) }
+            #expect(sharedResult == aloneResult, "value \(value), \(options)")
+        }
+    }
+
     @Test func rejectsNonStringKeys() throws {
         var builder = BinaryBuilder(objects: [])
         builder.objects = [builder.container(0xD0, [1, 1]), [0x10, 1]]

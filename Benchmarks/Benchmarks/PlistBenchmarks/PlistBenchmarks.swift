@@ -54,6 +54,7 @@ let benchmarks: @Sendable () -> Void = {
     }
     codableBenchmarks(ITunesLibrary.self, file: .itunesLibrary, mode: mode)
     codableBenchmarks(InfoPlist.self, file: .smallInfo, mode: mode)
+    memoryBenchmarks()
     storeBenchmarks()
 }
 

@@ -30,6 +30,14 @@ struct Decoded {
     var height = 0
 }
 
+/// A dictionary decoded with distinct string keys, whose keys a later dictionary with the same
+/// key references shares (`ObjectDecoder.keySets`).
+struct KeySet {
+    /// Where its key references start in the file.
+    var start: Int
+    var entries: OrderedDictionary<String, Plist>
+}
+
 /// What an `ObjectDecoder` knows of each object: `unreferenced`, `referencedOnce`, `shared`
 /// (referenced more than once, not decoded yet), `inProgress` (a container being decoded), or
 /// its index in the decoder's memo plus one.
@@ -100,6 +108,10 @@ struct ObjectDecoder<Slots: ObjectSlots> {
     var pendingKeyNumbers: [Int] = []
     /// Reused buffer for transcoding UTF-16 strings.
     var scratch: [UInt8] = []
+    /// Dictionaries decoded with distinct keys, by a hash of their key references: a later
+    /// dictionary with the same key references takes its keys from the first one
+    /// (`sharingKeys`), so the many dictionaries of one shape keep one copy of their keys.
+    var keySets: [Int: KeySet] = [:]
 
     init(trailer: BinaryTrailer, options: PlistReadOptions, slots: Slots) {
         self.trailer = trailer
@@ -240,6 +252,14 @@ struct ObjectDecoder<Slots: ObjectSlots> {
         let isShared = try enter(ref, at: offset, depth: depth)
         let (count, start) = try trailer.length(bytes, marker, at: offset, unit: 2 * trailer.referenceSize)
         var total = Decoded(value: .bool(false), height: 1)
+        let keysHash = keyReferencesHash(bytes, start: start, count: count)
+        if let keySet = keySets[keysHash], keySet.entries.count == count,
+            sameReferences(bytes, keySet.start, start, count: count)
+        {
+            let entries = try sharingKeys(of: keySet.entries, bytes, start: start, at: offset, depth: depth, &total)
+            total.value = .dictionary(entries)
+            return finish(total, ref, isShared: isShared)
+        }
         var keys: [String] = []
         keys.reserveCapacity(min(count, budget.maxObjects))
         var values: [Plist] = []
@@ -293,8 +313,62 @@ struct ObjectDecoder<Slots: ObjectSlots> {
             for (key, value) in zip(keys, values) { entries[key] = value }
             total.value = .dictionary(entries)
         } else {
-            total.value = .dictionary(OrderedDictionary(uncheckedUniqueKeys: keys, values: values))
+            let entries = OrderedDictionary(uncheckedUniqueKeys: keys, values: values)
+            if count > 0, keySets[keysHash] == nil { keySets[keysHash] = KeySet(start: start, entries: entries) }
+            total.value = .dictionary(entries)
         }
         return finish(total, ref, isShared: isShared)
+    }
+
+    /// The entries of a dictionary whose key references (at `start`) are those of `template`,
+    /// a dictionary decoded with distinct string keys: `mapValues` keeps `template`'s keys,
+    /// their storage and hash table, and only the values are decoded. Each key is still counted
+    /// against the budget, in the same order as a dictionary decoded on its own.
+    private mutating func sharingKeys(
+        of template: OrderedDictionary<String, Plist>, _ bytes: Span<UInt8>, start: Int, at offset: Int,
+        depth: Int, _ total: inout Decoded
+    ) throws(PlistError) -> OrderedDictionary<String, Plist> {
+        let referenceSize = trailer.referenceSize
+        var keyPosition = start
+        var valuePosition = start + template.count * referenceSize
+        // `mapValues` takes no typed-throwing closure: the first error is kept, and thrown after.
+        var failure: PlistError?
+        let entries = template.mapValues { _ -> Plist in
+            guard failure == nil else { return .bool(false) }
+            do throws(PlistError) {
+                let key = try object(bytes, try trailer.reference(bytes, at: keyPosition), depth: depth + 1)
+                try budget.add(contentBytes: key.weight.contentBytes, to: &total.weight, at: offset)
+                let child = try object(bytes, try trailer.reference(bytes, at: valuePosition), depth: depth + 1)
+                try add(child, to: &total, at: offset)
+                keyPosition += referenceSize
+                valuePosition += referenceSize
+                return child.value
+            } catch {
+                failure = error
+                return .bool(false)
+            }
+        }
+        if let failure { throw failure }
+        return entries
+    }
+
+    /// A hash of the `count` key references at `start`.
+    private func keyReferencesHash(_ bytes: Span<UInt8>, start: Int, count: Int) -> Int {
+        var hasher = Hasher()
+        hasher.combine(count)
+        var position = start
+        for _ in 0..<count {
+            hasher.combine(readUInt(bytes, at: position, width: trailer.referenceSize))
+            position += trailer.referenceSize
+        }
+        return hasher.finalize()
+    }
+
+    /// Whether the `count` references at `first` and at `second` are the same.
+    private func sameReferences(_ bytes: Span<UInt8>, _ first: Int, _ second: Int, count: Int) -> Bool {
+        for index in 0..<count * trailer.referenceSize where bytes[first + index] != bytes[second + index] {
+            return false
+        }
+        return true
     }
 }
