@@ -132,7 +132,8 @@ package enum FileIO {
 
     /// Replaces the file at `path` with what `produce` writes to the descriptor it is given, as
     /// `writeAtomically(_:to:)` does: if `produce` throws, the old file is untouched, the
-    /// temporary file removed, and its error thrown. For writers that stream their output.
+    /// temporary file removed, and its error thrown. For writers that stream their output;
+    /// the descriptor is open for reading too (`readBack`), for writers that look back.
     static func writeAtomically(to path: String, _ produce: (Int32) throws(PlistError) -> Void) throws(PlistError) {
         let target = try resolvingLink(path)
         let folder = target.lastIndex(of: "/").map { String(target[...$0]) } ?? ""
@@ -145,7 +146,7 @@ package enum FileIO {
         var fd: Int32 = -1
         for _ in 0..<100 {
             temporary = folder + ".\(name).\(UInt32.random(in: .min ... .max)).tmp"
-            fd = unsafe open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
+            fd = unsafe open(temporary, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
             if fd < 0 {
                 if errno == EEXIST { continue }
                 break
@@ -210,6 +211,25 @@ package enum FileIO {
     }
 
     /// Writes all of `bytes` to `fd`; returns the error instead of throwing it.
+    /// Reads `count` bytes at `offset` of the file open at `fd` (fewer at its end).
+    static func readBack(_ fd: Int32, offset: Int, count: Int) throws(PlistError) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: count)
+        var done = 0
+        while done < count {
+            // SAFETY: the pointer and count stay inside the array for the duration of the call.
+            let got = unsafe bytes.withUnsafeMutableBytes { buffer in
+                unsafe pread(fd, buffer.baseAddress! + done, count - done, off_t(offset + done))
+            }
+            if got < 0 {
+                if errno == EINTR { continue }
+                throw systemError()
+            }
+            if got == 0 { break }
+            done += got
+        }
+        return Array(bytes[..<done])
+    }
+
     static func writeAll(_ bytes: [UInt8], to fd: Int32) -> PlistError? {
         var written = 0
         while written < bytes.count {
