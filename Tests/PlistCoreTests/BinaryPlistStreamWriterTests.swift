@@ -1,3 +1,4 @@
+import Foundation
 import OrderedCollections
 import PlistCore
 import TestSupport
@@ -167,7 +168,7 @@ import Testing
             let name = names[Int(generator.next() % UInt64(step < 6_000 ? names.count : 40))]
             try writer.key(name)
             if step % 500 == 0 {
-                let inner: Plist = ["k1": 1, "k1 ": 2, "k\(step)": .data([UInt8](repeating: 7, count: 3_000))]
+                let inner: Plist = ["k1": 1, "k1 ": 2, "k\(step)": .data(Data(repeating: 7, count: 3_000))]
                 try writer.beginDictionary()
                 for (key, value) in inner.dictionary! {
                     try writer.key(key)
@@ -180,7 +181,7 @@ import Testing
                 replaced["k1"] = "again"
                 expected[name] = .dictionary(replaced)
             } else {
-                let value: Plist = step % 3 == 0 ? .data([UInt8](repeating: UInt8(step % 256), count: 600)) : .integer(step)
+                let value: Plist = step % 3 == 0 ? .data(Data(repeating: UInt8(step % 256), count: 600)) : .integer(PlistInteger(step))
                 try writer.append(value)
                 expected[name] = value
             }
@@ -189,6 +190,21 @@ import Testing
         try writer.finish()
         #expect(sink.chunks >= 3, "keys are read back from chunks handed over")
         #expect(try Plist(binary: sink.bytes).isIdentical(to: .dictionary(expected)))
+        // The reader would hide a key written twice: the top dictionary's own count says none was.
+        #expect(Self.topCount(sink.bytes) == expected.count)
+    }
+
+    /// The number of entries of the top container, from its header.
+    static func topCount(_ bytes: [UInt8]) -> Int {
+        let trailer = bytes.suffix(32).map(Int.init)
+        let offsetSize = trailer[6]
+        let top = trailer[16..<24].reduce(0) { $0 << 8 | $1 }
+        let table = trailer[24..<32].reduce(0) { $0 << 8 | $1 }
+        let entry = table + top * offsetSize
+        let offset = bytes[entry..<entry + offsetSize].reduce(0) { $0 << 8 | Int($1) }
+        guard bytes[offset] & 0x0F == 0x0F else { return Int(bytes[offset] & 0x0F) }
+        let width = 1 << Int(bytes[offset + 1] & 0x0F)
+        return bytes[offset + 2..<offset + 2 + width].reduce(0) { $0 << 8 | Int($1) }
     }
 
     /// A `write` that fails stops the writer with its error.

@@ -2,8 +2,8 @@
 /// without keeping the keys: for each key, a 32-bit hash of its encoded bytes and the place
 /// where those bytes can be read again (in the output, or in `arena` when the output cannot be
 /// read back); a hash that matches is confirmed by comparing the bytes. A dictionary of more
-/// than `linearLimit` keys also has an open-addressing table of its keys' positions, so a wide
-/// dictionary costs about 20 bytes per key.
+/// than `linearLimit` keys also has an open-addressing table of its keys' positions (from a
+/// quarter to half full), so a wide dictionary costs 20 to 28 bytes per key.
 struct BinaryStreamKeys {
     /// Dictionaries up to this many keys are searched key by key.
     static let linearLimit = 16
@@ -53,7 +53,8 @@ struct BinaryStreamKeys {
         let count = hashes.count - start
         if let last = tables.last, last.start == start {
             insert(index: count - 1, hash: hash, table: tables.count - 1)
-            if 2 * count > tables[tables.count - 1].slots.count { rebuild(start: start, slotCount: 4 * count) }
+            let size = tables[tables.count - 1].slots.count
+            if 2 * count > size { rebuild(start: start, slotCount: 2 * size) }
         } else if count > Self.linearLimit {
             tables.append((start, []))
             rebuild(start: start, slotCount: 4 * count)

@@ -8,7 +8,7 @@ import OrderedCollections
 /// numbers of the open containers' contents, a bounded table of recent scalars, and one entry
 /// per object written for the offset table at the end, packed in one or two bytes for most
 /// objects. That table is the one part that grows with the document. To apply a repeated key,
-/// the open dictionaries keep a hash of each key and the key itself (about 20 bytes and the
+/// the open dictionaries keep a hash of each key and the key itself (20 to 28 bytes and the
 /// key's bytes per key); a writer that can read its output back keeps only the hashes and
 /// where each key was written.
 ///
