@@ -323,16 +323,22 @@ public struct BinaryPlistStreamWriter {
         return earlier == encoded
     }
 
-    /// Writes a container with the object numbers `keys` (dictionaries) and `values`; returns its object.
+    /// Writes a container with the object numbers `keys` (dictionaries) and `values`; returns
+    /// its object. The references are handed over chunk by chunk, so that a container of
+    /// millions of entries does not grow the buffer to their size.
     private mutating func addContainer(
         _ marker: UInt8, count: Int, keys: ArraySlice<Int32>, values: ArraySlice<Int32>
     ) throws(PlistError) -> Int {
-        let start = buffer.count
+        let object = try record(objectAt: buffer.count)
         ScalarEncoding.header(marker, count: count, into: &buffer)
-        for key in keys { Self.appendReference(key, to: &buffer) }
-        for value in values { Self.appendReference(value, to: &buffer) }
-        let object = try record(objectAt: start)
-        if buffer.count >= Self.chunkSize { try flush() }
+        for key in keys {
+            Self.appendReference(key, to: &buffer)
+            if buffer.count >= Self.chunkSize { try flush() }
+        }
+        for value in values {
+            Self.appendReference(value, to: &buffer)
+            if buffer.count >= Self.chunkSize { try flush() }
+        }
         return object
     }
 
