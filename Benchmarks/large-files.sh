@@ -24,7 +24,7 @@ key="rec$((records / 2 + 7)).name"
 measure() {
     label=$1
     shift
-    /usr/bin/time -f "$label: %e s, peak RSS %M KB" "$@"
+    /usr/bin/time -f "$label: %e s (CPU user %U s, system %S s), peak RSS %M KB" "$@"
 }
 echo "input: $input ($(wc -c <"$input") bytes)"
 measure "extract $key, lazy" "$tool" extract "$key" raw "$input" >/dev/null

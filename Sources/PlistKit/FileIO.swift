@@ -134,7 +134,8 @@ package enum FileIO {
 
     /// Replaces the file at `path` with what `produce` writes to the descriptor it is given, as
     /// `writeAtomically(_:to:)` does: if `produce` throws, the old file is untouched, the
-    /// temporary file removed, and its error thrown. For writers that stream their output.
+    /// temporary file removed, and its error thrown. For writers that stream their output;
+    /// the descriptor is open for reading too (`readBack`), for writers that look back.
     static func writeAtomically(to path: String, _ produce: (Int32) throws(PlistError) -> Void) throws(PlistError) {
         let target = try resolvingLink(path)
         let folder = target.lastIndex(of: "/").map { String(target[...$0]) } ?? ""
@@ -147,7 +148,7 @@ package enum FileIO {
         var slot = 0
         for _ in 0..<1_000 {
             temporary = folder + ".\(name).\(slot).tmp"
-            fd = unsafe open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
+            fd = unsafe open(temporary, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
             if fd < 0 {
                 guard errno == EEXIST else { break }
                 // Taken: by a live writer (try the next slot) or abandoned (removed: try it again).
@@ -200,6 +201,25 @@ package enum FileIO {
         var named = stat()
         guard unsafe fstat(fd, &open) == 0, unsafe lstat(path, &named) == 0 else { return false }
         return open.st_dev == named.st_dev && open.st_ino == named.st_ino
+    }
+
+    /// Reads `count` bytes at `offset` of the file open at `fd` (fewer at its end).
+    static func readBack(_ fd: Int32, offset: Int, count: Int) throws(PlistError) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: count)
+        var done = 0
+        while done < count {
+            // SAFETY: the pointer and count stay inside the array for the duration of the call.
+            let got = unsafe bytes.withUnsafeMutableBytes { buffer in
+                unsafe pread(fd, buffer.baseAddress! + done, count - done, off_t(offset + done))
+            }
+            if got < 0 {
+                if errno == EINTR { continue }
+                throw systemError()
+            }
+            if got == 0 { break }
+            done += got
+        }
+        return Array(bytes[..<done])
     }
 
     /// Writes all of `bytes` to `fd`; returns the error instead of throwing it.

@@ -11,19 +11,27 @@ extension PlistFile {
         writeOptions: PlistWriteOptions = .init()
     ) throws(PlistError) {
         try FileIO.writeAtomically(to: output) { fd throws(PlistError) in
-            try convertXMLToBinary(at: input, toFileDescriptor: fd, readOptions: readOptions, writeOptions: writeOptions)
+            try convertXMLToBinary(
+                at: input, toFileDescriptor: fd, readable: true, readOptions: readOptions, writeOptions: writeOptions)
         }
     }
 
     /// Converts the XML property list at `input` (`-` for standard input) into a binary one
     /// written to `fd` as it goes; see `convertXMLToBinary(at:toFile:readOptions:writeOptions:)`.
-    /// An error can come after some bytes were written.
+    /// An error can come after some bytes were written. When `fd` is `readable` (a file open
+    /// for reading and writing, empty at the start), the writer reads dictionary keys back
+    /// from it instead of keeping them.
     package static func convertXMLToBinary(
-        at input: String, toFileDescriptor fd: Int32, readOptions: PlistReadOptions, writeOptions: PlistWriteOptions
+        at input: String, toFileDescriptor fd: Int32, readable: Bool, readOptions: PlistReadOptions,
+        writeOptions: PlistWriteOptions
     ) throws(PlistError) {
-        let writer = BinaryPlistStreamWriter(options: writeOptions) { chunk throws(PlistError) in
+        let write = { (chunk: [UInt8]) throws(PlistError) in
             if let error = FileIO.writeAll(chunk, to: fd) { throw error }
         }
+        let reread = { (offset: Int, count: Int) throws(PlistError) -> [UInt8] in
+            try FileIO.readBack(fd, offset: offset, count: count)
+        }
+        let writer = BinaryPlistStreamWriter(options: writeOptions, write: write, reread: readable ? reread : nil)
         try FileIO.readingChunks(ofFile: input) { read throws(PlistError) in
             try writer.convertXML(options: readOptions, reading: read)
         }

@@ -264,7 +264,7 @@ struct Convert: ParsableCommand {
         do throws(PlistError) {
             if destination == "-" {
                 try PlistFile.convertXMLToBinary(
-                    at: input, toFileDescriptor: 1, readOptions: readOptions, writeOptions: limits)
+                    at: input, toFileDescriptor: 1, readable: false, readOptions: readOptions, writeOptions: limits)
             } else {
                 try PlistFile.convertXMLToBinary(
                     at: input, toFile: destination, readOptions: readOptions, writeOptions: limits)

@@ -1,3 +1,4 @@
+import Foundation
 import OrderedCollections
 import PlistCore
 import TestSupport
@@ -135,6 +136,75 @@ import Testing
             let again = try #require(throws: PlistError.self) { try writer.finish() }
             #expect(again.description == "streaming writer misused: the writer has failed before")
         }
+    }
+
+    /// Repeated keys in wide and nested dictionaries, found from hashes: keys read back from the
+    /// output (also from chunks already handed over) and keys kept by the writer give the same
+    /// value as a dictionary filled by assignment (first place, last value).
+    @Test(arguments: [false, true])
+    func repeatedKeysInWideDictionaries(readingBack: Bool) throws {
+        let sink = Sink()
+        var writer =
+            readingBack
+            ? BinaryPlistStreamWriter(
+                write: { chunk in
+                    sink.bytes += chunk
+                    sink.chunks += 1
+                },
+                reread: { offset, count in Array(sink.bytes[offset..<min(offset + count, sink.bytes.count)]) })
+            : Self.writer(sink)
+        var generator = SeededRandom(seed: readingBack ? 7 : 8)
+        let names = (0..<3_000).map { index -> String in
+            switch index % 4 {
+            case 0: "k\(index)"
+            case 1: "a longer key, past fifteen bytes, \(index)"
+            case 2: "clé \(index) ✓"
+            default: String(repeating: "x", count: index % 40) + "\(index)"
+            }
+        }
+        var expected = OrderedDictionary<String, Plist>()
+        try writer.beginDictionary()
+        for step in 0..<12_000 {
+            let name = names[Int(generator.next() % UInt64(step < 6_000 ? names.count : 40))]
+            try writer.key(name)
+            if step % 500 == 0 {
+                let inner: Plist = ["k1": 1, "k1 ": 2, "k\(step)": .data(Data(repeating: 7, count: 3_000))]
+                try writer.beginDictionary()
+                for (key, value) in inner.dictionary! {
+                    try writer.key(key)
+                    try writer.append(value)
+                }
+                try writer.key("k1")
+                try writer.append("again")
+                try writer.endDictionary()
+                var replaced = inner.dictionary!
+                replaced["k1"] = "again"
+                expected[name] = .dictionary(replaced)
+            } else {
+                let value: Plist = step % 3 == 0 ? .data(Data(repeating: UInt8(step % 256), count: 600)) : .integer(PlistInteger(step))
+                try writer.append(value)
+                expected[name] = value
+            }
+        }
+        try writer.endDictionary()
+        try writer.finish()
+        #expect(sink.chunks >= 3, "keys are read back from chunks handed over")
+        #expect(try Plist(binary: sink.bytes).isIdentical(to: .dictionary(expected)))
+        // The reader would hide a key written twice: the top dictionary's own count says none was.
+        #expect(Self.topCount(sink.bytes) == expected.count)
+    }
+
+    /// The number of entries of the top container, from its header.
+    static func topCount(_ bytes: [UInt8]) -> Int {
+        let trailer = bytes.suffix(32).map(Int.init)
+        let offsetSize = trailer[6]
+        let top = trailer[16..<24].reduce(0) { $0 << 8 | $1 }
+        let table = trailer[24..<32].reduce(0) { $0 << 8 | $1 }
+        let entry = table + top * offsetSize
+        let offset = bytes[entry..<entry + offsetSize].reduce(0) { $0 << 8 | Int($1) }
+        guard bytes[offset] & 0x0F == 0x0F else { return Int(bytes[offset] & 0x0F) }
+        let width = 1 << Int(bytes[offset + 1] & 0x0F)
+        return bytes[offset + 2..<offset + 2 + width].reduce(0) { $0 << 8 | Int($1) }
     }
 
     /// A `write` that fails stops the writer with its error.

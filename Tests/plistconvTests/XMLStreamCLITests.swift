@@ -6,7 +6,8 @@ import Testing
 
 /// `plistconv -f binary --stream` converts XML as it reads it: the output reads back to the
 /// in-memory conversion's value, a truncated file fails with its line and column and leaves no
-/// output, and memory stays far below the in-memory conversion's on a generated file.
+/// output, and memory stays far below the in-memory conversion's on a generated file; without
+/// `--stream`, a file streams from the size threshold on.
 @Suite struct XMLStreamCLITests {
     @Test func streamingReadsBackAsTheInMemoryConversion() throws {
         let folder = try TempFolder()
@@ -77,5 +78,40 @@ import Testing
         #expect(back.isIdentical(to: try Plist(binary: try folder.read("m.plist"))))
         #expect(streamed.peakBytes - baseline.peakBytes < size / 2, "streamed \(streamed), baseline \(baseline), file \(size)")
         #expect(inMemory.peakBytes - baseline.peakBytes > size, "in memory \(inMemory), baseline \(baseline)")
+    }
+
+    /// Without `--stream`, an XML file of 64 MiB (`Convert.streamingThreshold`) or more converts
+    /// as it is read, and a smaller one in memory: one generated document, padded with white
+    /// space after its end to one byte under the threshold and to the threshold, told apart by
+    /// the converter's peak memory against the file's size.
+    @Test(.needsPython3, .timeLimit(.minutes(10)))
+    func streamsFromTheSizeThresholdOn() throws {
+        let threshold = 64 << 20
+        let folder = try TempFolder()
+        defer { folder.remove() }
+        let generated = folder.path("generated.xml")
+        let generator = try ChildProcess.run(
+            try #require(Oracles.python3).path,
+            [
+                Paths.repository.appendingPathComponent("Benchmarks/large-inputs.py").path, "xml", generated,
+                "--records", "68000", "--depth", "10",
+            ])
+        #expect(generator == 0)
+        let document = try folder.read("generated.xml")
+        try #require(document.count < threshold - 1 && document.count > threshold * 9 / 10)
+        let padding = [UInt8](repeating: UInt8(ascii: "\n"), count: threshold - document.count)
+        let under = try folder.write(document + padding.dropFirst(), to: "under.xml")
+        let at = try folder.write(document + padding, to: "at.xml")
+        let small = try folder.write(try Plist.dictionary(["rec1": ["name": "one"]]).xmlBytes(), to: "small.xml")
+
+        let baseline = try PeakRSS.run(["-f", "binary", small, folder.path("small.plist")], output: folder.path("o0"))
+        let inMemory = try PeakRSS.run(["-f", "binary", under, folder.path("under.plist")], output: folder.path("o1"))
+        let streamed = try PeakRSS.run(["-f", "binary", at, folder.path("at.plist")], output: folder.path("o2"))
+        #expect(baseline.status == 0 && inMemory.status == 0 && streamed.status == 0, "\(baseline) \(inMemory) \(streamed)")
+        #expect(inMemory.peakBytes - baseline.peakBytes > threshold, "in memory \(inMemory), baseline \(baseline)")
+        #expect(streamed.peakBytes - baseline.peakBytes < threshold / 2, "streamed \(streamed), baseline \(baseline)")
+        let back = try Plist(binary: try folder.read("at.plist"))
+        #expect(back.isIdentical(to: try Plist(binary: try folder.read("under.plist"))))
+        #expect(back.dictionary?.count == 68_001)
     }
 }

@@ -5,10 +5,12 @@ import OrderedCollections
 /// its contents), and handed on in chunks of about 1 MiB.
 ///
 /// Memory follows the depth and the open containers, not the document: it keeps the object
-/// numbers of the open containers' contents (and the keys of open dictionaries, to apply a
-/// repeated key), a bounded table of recent scalars, and one entry per object written for the
-/// offset table at the end, packed in one or two bytes for most objects. That table is the
-/// one part that grows with the document.
+/// numbers of the open containers' contents, a bounded table of recent scalars, and one entry
+/// per object written for the offset table at the end, packed in one or two bytes for most
+/// objects. That table is the one part that grows with the document. To apply a repeated key,
+/// the open dictionaries keep a hash of each key and the key itself (20 to 28 bytes and the
+/// key's bytes per key); a writer that can read its output back keeps only the hashes and
+/// where each key was written.
 ///
 /// A dictionary's repeated key keeps its first place and takes its last value, as
 /// `Plist.dictionary` does; the replaced value stays in the file, unreferenced. Scalars
@@ -37,6 +39,8 @@ public struct BinaryPlistStreamWriter {
     private static let referenceSize = 4
 
     private let write: (_ chunk: [UInt8]) throws(PlistError) -> Void
+    /// Reads `count` bytes of the output written so far at `offset`, when it can be read back.
+    private let reread: ((_ offset: Int, _ count: Int) throws(PlistError) -> [UInt8])?
     private let maxDepth: Int
     private let maxOutputBytes: Int
 
@@ -54,16 +58,24 @@ public struct BinaryPlistStreamWriter {
         /// Where its values start in `valueObjects`, and its keys in `keyObjects`.
         var start: Int
         var keyStart: Int
+        /// Where its keys start in `keys`, and its kept keys in `keys.arena`.
+        var keyTableStart: Int
+        var arenaStart: Int
         var pendingKey: Int32?
-        /// Dictionaries: the entry of each key so far.
-        var entries: [String: Int] = [:]
         var pendingKeyText = ""
+        /// The pending key's hash and place in `keys`, and the index of the same key before it.
+        var pendingHash: UInt32 = 0
+        var pendingPlace = 0
+        var pendingRepeat: Int?
     }
 
     private var open: [Container] = []
     /// The keys (dictionaries) and values of the open containers, innermost last.
     private var keyObjects: [Int32] = []
     private var valueObjects: [Int32] = []
+    private var keys = BinaryStreamKeys()
+    /// The encoding of the key being added.
+    private var encodedKey: [UInt8] = []
     private var top: Int?
     private var finished = false
     private var failed = false
@@ -73,7 +85,18 @@ public struct BinaryPlistStreamWriter {
     public init(
         options: PlistWriteOptions = .init(), write: @escaping (_ chunk: [UInt8]) throws(PlistError) -> Void
     ) {
+        self.init(options: options, write: write, reread: nil)
+    }
+
+    /// A writer that can read back what `write` has written (`reread` returns `count` bytes
+    /// from `offset`, counted from the output's start): it keeps hashes of dictionary keys,
+    /// not the keys.
+    package init(
+        options: PlistWriteOptions = .init(), write: @escaping (_ chunk: [UInt8]) throws(PlistError) -> Void,
+        reread: ((_ offset: Int, _ count: Int) throws(PlistError) -> [UInt8])?
+    ) {
         self.write = write
+        self.reread = reread
         maxDepth = options.maxDepth
         maxOutputBytes = options.maxOutputBytes
         buffer.reserveCapacity(Self.chunkSize + 64 * 1024)
@@ -90,9 +113,20 @@ public struct BinaryPlistStreamWriter {
         guard container.pendingKey == nil else {
             try misuse("the key \(container.pendingKeyText.debugDescription) has no value")
         }
-        let object = try add { ScalarEncoding.string(key.utf8.span, into: &$0) }
-        open[open.count - 1].pendingKey = Int32(truncatingIfNeeded: object)
-        open[open.count - 1].pendingKeyText = key
+        encodedKey.removeAll(keepingCapacity: true)
+        ScalarEncoding.string(key.utf8.span, into: &encodedKey)
+        let encoded = encodedKey
+        let hash = BinaryStreamKeys.hash(encoded)
+        let earlier = try keys.find(hash: hash, start: container.keyTableStart) { place throws(PlistError) in
+            try storedKey(at: place, equalsEncoded: encoded)
+        }
+        let (object, offset) = try add { $0.append(contentsOf: encoded) }
+        let index = open.count - 1
+        open[index].pendingKey = Int32(truncatingIfNeeded: object)
+        open[index].pendingKeyText = key
+        open[index].pendingHash = hash
+        open[index].pendingRepeat = earlier
+        if earlier == nil { open[index].pendingPlace = reread == nil ? keys.keep(encoded) : offset }
     }
 
     /// Appends `value`: to the open array, as the value of the open dictionary's key, or as
@@ -114,9 +148,9 @@ public struct BinaryPlistStreamWriter {
             }
             try endDictionary()
         case .integer(let integer):
-            try place(try add { ScalarEncoding.integer(integer, into: &$0) })
+            try place(try add { ScalarEncoding.integer(integer, into: &$0) }.object)
         default:
-            try place(try add { ScalarEncoding.scalar(value, into: &$0) })
+            try place(try add { ScalarEncoding.scalar(value, into: &$0) }.object)
         }
     }
 
@@ -159,6 +193,7 @@ public struct BinaryPlistStreamWriter {
             0xD0, count: count, keys: keyObjects[container.keyStart...], values: valueObjects[container.start...])
         keyObjects.removeSubrange(container.keyStart...)
         valueObjects.removeSubrange(container.start...)
+        keys.remove(from: container.keyTableStart, arenaStart: container.arenaStart)
         try place(object)
     }
 
@@ -167,7 +202,8 @@ public struct BinaryPlistStreamWriter {
     package mutating func endEmptyDictionary(replacingWith replacement: Plist) throws(PlistError) {
         try check()
         precondition(open.last?.isDictionary == true && open.last?.start == valueObjects.count)
-        open.removeLast()
+        let container = open.removeLast()
+        keys.remove(from: container.keyTableStart, arenaStart: container.arenaStart)
         try append(replacement)
     }
 
@@ -210,7 +246,10 @@ public struct BinaryPlistStreamWriter {
         try check()
         try checkValuePlace()
         guard open.count < maxDepth else { try fail(PlistError(.tooDeep(limit: maxDepth), at: 0)) }
-        open.append(Container(isDictionary: dictionary, start: valueObjects.count, keyStart: keyObjects.count))
+        open.append(
+            Container(
+                isDictionary: dictionary, start: valueObjects.count, keyStart: keyObjects.count,
+                keyTableStart: keys.count, arenaStart: keys.arena.count))
     }
 
     /// Checks that a value may stand where the next one goes.
@@ -228,8 +267,6 @@ public struct BinaryPlistStreamWriter {
     private mutating func place(_ object: Int) throws(PlistError) {
         try checkValuePlace()
         let reference = Int32(truncatingIfNeeded: object)
-        // Fields are read one by one: a copy of the container would share its `entries`, and
-        // the insertion below would then copy them all (for every entry of a wide dictionary).
         guard !open.isEmpty else {
             top = object
             return
@@ -240,19 +277,19 @@ public struct BinaryPlistStreamWriter {
             return
         }
         open[index].pendingKey = nil
-        let text = open[index].pendingKeyText
-        if let earlier = open[index].entries[text] {
+        if let earlier = open[index].pendingRepeat {
             // A repeated key: first place, last value.
             valueObjects[open[index].start + earlier] = reference
             return
         }
-        open[index].entries[text] = keyObjects.count - open[index].keyStart
+        keys.append(hash: open[index].pendingHash, place: open[index].pendingPlace, start: open[index].keyTableStart)
         keyObjects.append(key)
         valueObjects.append(reference)
     }
 
-    /// Writes the scalar `encode` writes, unless the recent-scalar table has it; returns its object.
-    private mutating func add(_ encode: (inout [UInt8]) -> Void) throws(PlistError) -> Int {
+    /// Writes the scalar `encode` writes, unless the recent-scalar table has it; returns its
+    /// object and where it starts in the output.
+    private mutating func add(_ encode: (inout [UInt8]) -> Void) throws(PlistError) -> (object: Int, offset: Int) {
         let start = buffer.count
         encode(&buffer)
         if let known = scalars.find(buffer[start...]) {
@@ -260,21 +297,48 @@ public struct BinaryPlistStreamWriter {
             return known
         }
         let object = try record(objectAt: start)
-        scalars.insert(buffer[start...], object: object)
+        scalars.insert(buffer[start...], object: object, offset: flushed + start)
+        let offset = flushed + start
         if buffer.count >= Self.chunkSize { try flush() }
-        return object
+        return (object, offset)
     }
 
-    /// Writes a container with the object numbers `keys` (dictionaries) and `values`; returns its object.
+    /// Whether the key kept at `place` (an offset in the output, or in `keys.arena`) is
+    /// `encoded`. Its first byte and length bytes hold its length, so comparing the
+    /// candidate's length is enough.
+    private func storedKey(at place: Int, equalsEncoded encoded: [UInt8]) throws(PlistError) -> Bool {
+        guard let reread else {
+            return place + encoded.count <= keys.arena.count && keys.arena[place..<place + encoded.count] == encoded[...]
+        }
+        let end = place + encoded.count
+        guard end <= flushed + buffer.count else { return false }
+        var earlier: [UInt8] = []
+        if place < flushed {
+            earlier = try reread(place, min(end, flushed) - place)
+            guard earlier.count == min(end, flushed) - place else {
+                throw PlistError(.io(reason: "the output could not be read back"), at: place)
+            }
+        }
+        if end > flushed { earlier += buffer[max(place, flushed) - flushed..<end - flushed] }
+        return earlier == encoded
+    }
+
+    /// Writes a container with the object numbers `keys` (dictionaries) and `values`; returns
+    /// its object. The references are handed over chunk by chunk, so that a container of
+    /// millions of entries does not grow the buffer to their size.
     private mutating func addContainer(
         _ marker: UInt8, count: Int, keys: ArraySlice<Int32>, values: ArraySlice<Int32>
     ) throws(PlistError) -> Int {
-        let start = buffer.count
+        let object = try record(objectAt: buffer.count)
         ScalarEncoding.header(marker, count: count, into: &buffer)
-        for key in keys { Self.appendReference(key, to: &buffer) }
-        for value in values { Self.appendReference(value, to: &buffer) }
-        let object = try record(objectAt: start)
-        if buffer.count >= Self.chunkSize { try flush() }
+        for key in keys {
+            Self.appendReference(key, to: &buffer)
+            if buffer.count >= Self.chunkSize { try flush() }
+        }
+        for value in values {
+            Self.appendReference(value, to: &buffer)
+            if buffer.count >= Self.chunkSize { try flush() }
+        }
         return object
     }
 
@@ -336,16 +400,16 @@ private struct RecentScalars {
 
     private var bytes: [UInt8] = []
     private var entries: [ObjectTable.Entry] = []
-    private var objects: [Int] = []
+    private var objects: [(object: Int, offset: Int)] = []
     private var index = ScalarIndex(capacity: 1 << 16)
 
-    func find(_ scalar: ArraySlice<UInt8>) -> Int? {
+    func find(_ scalar: ArraySlice<UInt8>) -> (object: Int, offset: Int)? {
         guard scalar.count <= Self.longest else { return nil }
         let hash = ScalarIndex.hash(scalar)
         return index.find(hash: hash, candidate: scalar, bytes: bytes, entries: entries).object.map { objects[$0] }
     }
 
-    mutating func insert(_ scalar: ArraySlice<UInt8>, object: Int) {
+    mutating func insert(_ scalar: ArraySlice<UInt8>, object: Int, offset: Int) {
         let length = scalar.count
         guard length <= Self.longest else { return }
         if bytes.count + length > Self.capacity {
@@ -358,7 +422,7 @@ private struct RecentScalars {
         let slot = index.find(hash: hash, candidate: scalar, bytes: bytes, entries: entries).slot
         entries.append(ObjectTable.Entry(marker: 0, start: bytes.count, count: length))
         bytes.append(contentsOf: scalar)
-        objects.append(object)
+        objects.append((object, offset))
         index.insert(entries.count - 1, hash: hash, at: slot)
     }
 }
