@@ -63,7 +63,7 @@ package enum XMLScanner {
         }
         return XMLTable(
             document: document, nodes: scan.nodes, children: scan.children, keyPrefixes: scan.keyPrefixes,
-            budget: ReadBudget(options))
+            keyEntries: scan.keyEntries, budget: ReadBudget(options))
     }
 }
 
@@ -96,14 +96,17 @@ private struct XMLScan {
     var nodes: [XMLTable.Node] = []
     var children: [Int32] = []
     var keyPrefixes: [UInt64] = []
+    var keyEntries: [UInt32] = []
     /// The children of the open containers, innermost last.
     var pending: [Int32] = []
     /// The innermost open container (kept apart: it changes at every element), and the others.
     var current: Frame?
     var outer: [Frame] = []
     var position = 0
-    /// The keys of the dictionary being checked for repeats, in byte order (kept for its room).
-    var keysInOrder: [XMLTable.Node] = []
+    /// The keys of the dictionary being sorted, and a copy of its rows of `keyPrefixes` (both
+    /// kept for their room).
+    var keyOrder: [UInt128] = []
+    var keyRows: [UInt64] = []
     /// Whether `CF$UID` dictionaries are kept (for `XMLTable.plist()`) rather than declined.
     var readsUIDs = false
 
@@ -452,7 +455,8 @@ private struct XMLScan {
             nodes[frame.node].end = UInt64(count)
             return
         }
-        nodes[frame.node].end = UInt64(keyPrefixes.count) << 32 | UInt64(count / 2)
+        let words = keyPrefixes.count
+        nodes[frame.node].end = UInt64(words) << 32 | UInt64(count / 2)
         for index in 0..<count / 2 {
             let key = nodes[Int(children[firstKey + 2 * index])]
             keyPrefixes.append(key.end)
@@ -461,16 +465,8 @@ private struct XMLScan {
         if frame.isSorted, !frame.needsKeyCheck {
             nodes[frame.node].flags = XMLTable.Node.sortedKeys
         } else if !frame.needsKeyCheck {
-            // Keys of plain ASCII are equal as strings exactly when their bytes are: sorted by
-            // bytes, a repeated key lies next to its twin. (As strings, each would be made and
-            // hashed.)
-            keysInOrder.removeAll(keepingCapacity: true)
-            for index in 0..<count / 2 { keysInOrder.append(nodes[Int(children[firstKey + 2 * index])]) }
-            keysInOrder.sort { Self.precedes(bytes, $0, $1) }
-            for index in keysInOrder.indices.dropFirst()
-            where !Self.precedes(bytes, keysInOrder[index - 1], keysInOrder[index]) {
-                throw Decline()
-            }
+            try sortKeyRows(bytes, words: words, count: count / 2, firstKey: firstKey)
+            nodes[frame.node].flags = XMLTable.Node.indexedKeys
         } else {
             // A repeated key (equal as strings) keeps its first place and last value in the
             // libxml2 reader's dictionary: such documents are left to it.
@@ -482,6 +478,59 @@ private struct XMLScan {
         }
         // A lone `CF$UID` key makes a UID: left to the libxml2 reader unless the table is for a `Plist`.
         if count == 2, !readsUIDs, keyText(bytes, Int(children[firstKey])) == "CF$UID" { throw Decline() }
+    }
+
+    /// Puts the `count` rows of a dictionary's plain ASCII keys at `words` in `keyPrefixes`
+    /// (with their entries in `keyEntries`) in the keys' byte order, for `XMLTable`'s binary
+    /// search; declines a repeated key, which the sort puts next to its twin. (Keys of plain
+    /// ASCII are equal as strings exactly when their bytes are; as strings, each would be made
+    /// and hashed.) What is sorted is integers: a key's first 12 bytes and its entry's index;
+    /// only keys sharing their first 12 bytes are compared in the document.
+    mutating func sortKeyRows(_ bytes: Span<UInt8>, words: Int, count: Int, firstKey: Int) throws(Decline) {
+        var sorted: [UInt128] = []
+        swap(&sorted, &keyOrder)
+        defer { swap(&sorted, &keyOrder) }
+        sorted.removeAll(keepingCapacity: true)
+        for index in 0..<count {
+            let first = UInt128(keyPrefixes[words + 2 * index]) << 64
+            sorted.append(first | UInt128(keyPrefixes[words + 2 * index + 1] >> 32) << 32 | UInt128(index))
+        }
+        sorted.sort()
+        // Runs of keys sharing their first 12 bytes: ordered, and compared, by all their bytes.
+        var run = 0
+        for index in 1...max(1, count) where index == count || sorted[index] >> 32 != sorted[run] >> 32 {
+            if index - run > 1 {
+                func text(_ key: UInt128) -> Range<Int> {
+                    nodes[Int(children[firstKey + 2 * Int(UInt32(truncatingIfNeeded: key))])].text
+                }
+                sorted[run..<index].sort { Self.order(bytes, text($0), text($1)) < 0 }
+                for next in run + 1..<index where Self.order(bytes, text(sorted[next - 1]), text(sorted[next])) == 0 {
+                    throw Decline()
+                }
+            }
+            run = index
+        }
+        keyRows.removeAll(keepingCapacity: true)
+        keyRows.append(contentsOf: keyPrefixes[words..<words + 2 * count])
+        // `keyEntries` is only read for dictionaries sorted here: rows before are left zero.
+        if keyEntries.count < words / 2 + count {
+            keyEntries.append(contentsOf: repeatElement(0, count: words / 2 + count - keyEntries.count))
+        }
+        for (row, key) in sorted.enumerated() {
+            let entry = Int(UInt32(truncatingIfNeeded: key))
+            keyPrefixes[words + 2 * row] = keyRows[2 * entry]
+            keyPrefixes[words + 2 * row + 1] = keyRows[2 * entry + 1]
+            keyEntries[words / 2 + row] = UInt32(entry)
+        }
+    }
+
+    /// The byte order of the texts at `first` and `second`: negative, zero or positive.
+    static func order(_ bytes: Span<UInt8>, _ first: Range<Int>, _ second: Range<Int>) -> Int {
+        for offset in 0..<min(first.count, second.count)
+        where bytes[first.lowerBound + offset] != bytes[second.lowerBound + offset] {
+            return Int(bytes[first.lowerBound + offset]) - Int(bytes[second.lowerBound + offset])
+        }
+        return first.count - second.count
     }
 
     func keyText(_ bytes: Span<UInt8>, _ node: Int) -> String {

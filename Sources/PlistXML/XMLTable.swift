@@ -69,6 +69,9 @@ package final class XMLTable: IndexedPlist {
         static let nonASCII: UInt8 = 2
         /// A dictionary whose keys are unescaped ASCII in strictly ascending byte order.
         static let sortedKeys: UInt8 = 4
+        /// A dictionary whose keys are unescaped ASCII, not in order: its rows of `keyPrefixes`
+        /// are in ascending byte order of the keys, and `keyEntries` says whose they are.
+        static let indexedKeys: UInt8 = 16
         /// An integer below zero.
         static let negative: UInt8 = 8
     }
@@ -79,18 +82,26 @@ package final class XMLTable: IndexedPlist {
     private let children: [Int32]
     /// Two words per key of every dictionary, in a row per dictionary, so that finding a key
     /// reads little memory and, for keys of at most 15 bytes, not the document: the key's
-    /// `prefix` and `secondWord`.
+    /// `prefix` and `secondWord`. In document order, or for an `indexedKeys` dictionary in the
+    /// keys' byte order.
     private let keyPrefixes: [UInt64]
+    /// For every pair of words of an `indexedKeys` dictionary in `keyPrefixes`, the index of its
+    /// key's entry in its dictionary (zero for other dictionaries, or missing after the last).
+    private let keyEntries: [UInt32]
     /// Its limits: containers are entered at most `maxDepth` deep.
     private let budget: ReadBudget
     /// What `prefetch` read, kept so that its reads are not optimized away.
     private var touched: UInt8 = 0
 
-    init(document: Data, nodes: [Node], children: [Int32], keyPrefixes: [UInt64], budget: ReadBudget) {
+    init(
+        document: Data, nodes: [Node], children: [Int32], keyPrefixes: [UInt64], keyEntries: [UInt32],
+        budget: ReadBudget
+    ) {
         self.document = document
         self.nodes = nodes
         self.children = children
         self.keyPrefixes = keyPrefixes
+        self.keyEntries = keyEntries
         self.budget = budget
     }
 
@@ -222,49 +233,58 @@ package final class XMLTable: IndexedPlist {
         let wanted = text.span
         let prefix = Node.prefix(wanted)
         let dictionary = nodes[entries.node]
-        if isASCII, dictionary.flags & Node.sortedKeys != 0 {
-            // Keys in ascending byte order (as CoreFoundation writes them): the hint, then a
-            // binary search on the first 15 bytes, then the keys sharing those bytes. (The
-            // compiler makes each step a branch; a step in arithmetic alone, with no branch to
-            // mispredict, measured 2–5 % slower over Codable XML decoding.)
-            let words = Int(dictionary.end >> 32)
-            let second = Node.secondWord(wanted)
-            let count = UInt64(min(wanted.count, 255))
-            if hint < entries.count, keyPrefixes[words + 2 * hint] == prefix,
-                keyPrefixes[words + 2 * hint + 1] == second,
-                wanted.count <= 15
-                    || compare(nodes[Int(children[entries.base + 2 * hint])], wanted, prefix) == 0
-            {
+        guard isASCII, dictionary.flags & (Node.sortedKeys | Node.indexedKeys) != 0 else {
+            // Escaped or non-ASCII keys (or a wanted key that is not ASCII): compared one by one.
+            if hint < entries.count, matches(keyAt: entries.base + 2 * hint, wanted, prefix, key, isASCII) {
                 return hint
             }
-            /// Bytes 0 to 14 of key `index`, which order keys as their bytes do (up to ties).
-            func firstBytes(_ index: Int) -> UInt128 {
-                UInt128(keyPrefixes[words + 2 * index]) << 64 | UInt128(keyPrefixes[words + 2 * index + 1] >> 8)
-            }
-            let target = UInt128(prefix) << 64 | UInt128(second >> 8)
-            var index = 0
-            var remaining = entries.count
-            while remaining > 1 {
-                let half = remaining / 2
-                index = firstBytes(index + half) < target ? index + half : index
-                remaining -= half
-            }
-            if remaining == 1, firstBytes(index) < target { index += 1 }
-            while index < entries.count, firstBytes(index) == target {
-                if wanted.count <= 15 {
-                    if keyPrefixes[words + 2 * index + 1] & 0xFF == count { return index }
-                } else if compare(nodes[Int(children[entries.base + 2 * index])], wanted, prefix) == 0 {
-                    return index
-                }
-                index += 1
+            for index in 0..<entries.count where index != hint {
+                if matches(keyAt: entries.base + 2 * index, wanted, prefix, key, isASCII) { return index }
             }
             return nil
         }
-        if hint < entries.count, matches(keyAt: entries.base + 2 * hint, wanted, prefix, key, isASCII) {
-            return hint
+        // The dictionary's rows of `keyPrefixes` are in the keys' byte order (the document's
+        // order, or for `indexedKeys` sorted by the scanner, with `keyEntries` naming each
+        // row's entry): the hint, then a binary search on the first 15 bytes, then the keys
+        // sharing those bytes. (The compiler makes each step a branch; a step in arithmetic
+        // alone, with no branch to mispredict, measured 2–5 % slower over Codable XML decoding.)
+        let words = Int(dictionary.end >> 32)
+        let second = Node.secondWord(wanted)
+        let count = UInt64(min(wanted.count, 255))
+        let isSorted = dictionary.flags & Node.sortedKeys != 0
+        if hint < entries.count {
+            if isSorted {
+                if keyPrefixes[words + 2 * hint] == prefix, keyPrefixes[words + 2 * hint + 1] == second,
+                    wanted.count <= 15
+                        || compare(nodes[Int(children[entries.base + 2 * hint])], wanted, prefix) == 0
+                {
+                    return hint
+                }
+            } else if compare(nodes[Int(children[entries.base + 2 * hint])], wanted, prefix) == 0 {
+                return hint
+            }
         }
-        for index in 0..<entries.count where index != hint {
-            if matches(keyAt: entries.base + 2 * index, wanted, prefix, key, isASCII) { return index }
+        /// Bytes 0 to 14 of the key of row `row`, which order keys as their bytes do (up to ties).
+        func firstBytes(_ row: Int) -> UInt128 {
+            UInt128(keyPrefixes[words + 2 * row]) << 64 | UInt128(keyPrefixes[words + 2 * row + 1] >> 8)
+        }
+        let target = UInt128(prefix) << 64 | UInt128(second >> 8)
+        var row = 0
+        var remaining = entries.count
+        while remaining > 1 {
+            let half = remaining / 2
+            row = firstBytes(row + half) < target ? row + half : row
+            remaining -= half
+        }
+        if remaining == 1, firstBytes(row) < target { row += 1 }
+        while row < entries.count, firstBytes(row) == target {
+            let index = isSorted ? row : Int(keyEntries[words / 2 + row])
+            if wanted.count <= 15 {
+                if keyPrefixes[words + 2 * row + 1] & 0xFF == count { return index }
+            } else if compare(nodes[Int(children[entries.base + 2 * index])], wanted, prefix) == 0 {
+                return index
+            }
+            row += 1
         }
         return nil
     }

@@ -153,41 +153,69 @@ import Testing
         #expect(try decoder.decode(Node.self, from: data).children.count == 1)
     }
 
-    /// Every key of a sorted dictionary is found wherever it is asked for, and no other: keys
-    /// that share their first 8 or 15 bytes, shorter and longer than 15 bytes, at the ends,
-    /// asked for in random orders, with keys missing from the dictionary.
-    @Test func findsEveryKeyOfSortedDictionaries() throws {
-        struct Name: CodingKey {
-            var stringValue: String
-            init(stringValue: String) { self.stringValue = stringValue }
-            var intValue: Int? { nil }
-            init?(intValue: Int) { nil }
-        }
-        struct Lookup: Decodable {
-            var found: [String: Int] = [:]
-            init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: Name.self)
-                for name in decoder.userInfo[Self.order] as! [String] {
-                    found[name] = try container.decodeIfPresent(Int.self, forKey: Name(stringValue: name))
-                }
+    private struct Name: CodingKey {
+        var stringValue: String
+        init(stringValue: String) { self.stringValue = stringValue }
+        var intValue: Int? { nil }
+        init?(intValue: Int) { nil }
+    }
+
+    /// The keys in `userInfo[order]` looked up one by one, in that order.
+    private struct Lookup: Decodable, Equatable {
+        var found: [String: Int] = [:]
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: Name.self)
+            for name in decoder.userInfo[Self.order] as! [String] {
+                found[name] = try container.decodeIfPresent(Int.self, forKey: Name(stringValue: name))
             }
-            static let order = CodingUserInfoKey(rawValue: "order")!
         }
+        static let order = CodingUserInfoKey(rawValue: "order")!
+    }
+
+    /// Every key of a dictionary is found wherever it is asked for, and no other, whatever the
+    /// order of its keys (sorted: the document's order is searched; not sorted: the scanner's
+    /// sorted copy of the keys): keys that share their first 8 or 15 bytes, shorter and longer
+    /// than 15 bytes, at the ends, asked for in random orders, with keys missing from the
+    /// dictionary. The tree, searched by `OrderedDictionary`, is the reference.
+    @Test(arguments: [true, false])
+    func findsEveryKeyInAnyOrder(sorted: Bool) throws {
         let candidates = [
             "", "A", "Play", "Play Count", "Play Date", "Play Date UTC", "abcdefgh", "abcdefghi",
             "abcdefghijklmn", "abcdefghijklmno", "abcdefghijklmnoa", "abcdefghijklmnop", "abcdefghijklmnopq",
-            "abcdefghijklmnoq", "abcdefghijklmnp", "z", "zzzzzzzzzzzzzzzzzzzz",
+            "abcdefghijklmnoq", "abcdefghijklmnp", "z", "zzzzzzzzzzzzzzzzzzzz", "com.example.app.key1",
+            "com.example.app.key10", "com.example.app.key2",
         ]
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<300 {
-            let present = candidates.filter { _ in Bool.random(using: &generator) }.sorted {
-                $0.utf8.lexicographicallyPrecedes($1.utf8)
-            }
+            var present = candidates.filter { _ in Bool.random(using: &generator) }.shuffled(using: &generator)
+            if sorted { present.sort { $0.utf8.lexicographicallyPrecedes($1.utf8) } }
             let body = present.enumerated().map { "<key>\($1)</key><integer>\($0)</integer>" }.joined()
             let decoder = PlistDecoder()
             decoder.userInfo[Lookup.order] = candidates.shuffled(using: &generator)
-            let found = try decoder.decode(Lookup.self, from: Self.document("<dict>\(body)</dict>")).found
+            let document = Self.document("<dict>\(body)</dict>")
+            let found = try decoder.decode(Lookup.self, from: document).found
             #expect(found == Dictionary(uniqueKeysWithValues: present.enumerated().map { ($1, $0) }), "\(present)")
+            #expect(try decoder.decode(Lookup.self, from: try Plist(bytes: [UInt8](document))).found == found)
         }
+    }
+
+    /// The library laid out as other writers lay it out (keys in other orders, indented with
+    /// spaces or not at all, CRLF line endings, comments between elements) decodes from the
+    /// table as from the tree.
+    @Test(arguments: [
+        ("\t", "\n", ""), ("  ", "\n", ""), ("", "\n", ""), ("", "\r\n", ""), ("\t", "\r\n", "<!-- a comment -->"),
+        (" ", "\n", "<!---->"),
+    ])
+    func decodesEveryLayoutAsFromTheTree(indentation: String, newline: String, comment: String) throws {
+        let text = String(decoding: Self.library, as: UTF8.self)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+            String(repeating: indentation, count: line.prefix { $0 == "\t" }.count) + line.drop { $0 == "\t" }
+        }
+        let joined = lines.joined(separator: newline).replacing("</key>", with: "</key>\(comment)")
+        let data = Data(joined.utf8)
+        let decoded = try PlistDecoder().decode(Library.self, from: data)
+        #expect(decoded == (try PlistDecoder().decode(Library.self, from: try Plist(bytes: [UInt8](data)))))
+        #expect(decoded == (try PlistDecoder().decode(Library.self, from: Self.library)))
+        #expect(decoded.tracks.count == 2 && decoded.order == [2, 1])
     }
 }

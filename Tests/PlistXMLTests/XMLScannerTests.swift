@@ -150,6 +150,11 @@ import Testing
         (["abcdefgh2", "abcdefgh1"], true), (["abcdefgh2", "abcdefgh1", "abcdefgh2"], false),
         (["key1", "key"], true), (["key", "key1", "key"], false), (["", "x", ""], false), (["x", ""], true),
         ((0..<40).map { "k\((7 * $0) % 40)" }, true), ((0..<40).map { "k\((7 * $0) % 40)" } + ["k17"], false),
+        (["abcdefghijklmnoB", "abcdefghijklmnoA"], true),
+        (["abcdefghijklmno", "abcdefghijklmnoA", "abcdefghijklmno"], false),
+        (["abcdefghijklB", "abcdefghijklA", "abcdefghijkl", "abcdefghijklB"], false),
+        (["com.example.key2", "com.example.key10", "com.example.key1"], true),
+        ((0..<40).map { "com.example.key\((7 * $0) % 40)" } + ["com.example.key33"], false),
     ])
     func unsortedKeysAreCheckedForRepeats(keys: [String], distinct: Bool) {
         let body = "<dict>" + keys.enumerated().map { "<key>\($1)</key><integer>\($0)</integer>" }.joined() + "</dict>"
@@ -163,18 +168,35 @@ import Testing
 
     /// Values the generator makes, written by the XML writer (sorted keys and not), read as
     /// libxml2 reads them; over a third are read (the rest hold UIDs, control characters XML
-    /// refuses, or keys equal as strings but not as bytes, and are left to libxml2).
+    /// refuses, or keys equal as strings but not as bytes, and are left to libxml2). The same
+    /// documents without indentation, with CRLF line endings and comments between elements, too.
     @Test func readsWhatTheWriterWrites() throws {
         var accepted = 0
+        var acceptedFlat = 0
         for seed in 0..<200 as Range<UInt64> {
             var rng = SeededRandom(seed: seed)
             let value = PlistGenerator(profile: .libplistSafe, maxDepth: 5, maxNodes: 300).value(using: &rng)
             for sortsKeys in [true, false] {
                 guard let bytes = try? value.xmlBytes(options: .init(sortsKeys: sortsKeys)) else { continue }
                 if agrees(bytes) { accepted += 1 }
+                if agrees(Self.flatCRLF(bytes)) { acceptedFlat += 1 }
             }
         }
         #expect(accepted >= 120, "\(accepted) of 400 read")
+        #expect(acceptedFlat >= 120, "\(acceptedFlat) of 400 read without indentation")
+    }
+
+    /// `bytes` without the tabs that start its lines, with CRLF line endings, and a comment
+    /// after every key.
+    static func flatCRLF(_ bytes: [UInt8]) -> [UInt8] {
+        var result: [UInt8] = []
+        for line in bytes.split(separator: 0x0A, omittingEmptySubsequences: false) {
+            if !result.isEmpty { result += [0x0D, 0x0A] }
+            let text = line.drop { $0 == 0x09 }
+            result += text
+            if text.starts(with: Array("<key>".utf8)) { result += Array("<!-- c -->".utf8) }
+        }
+        return result
     }
 
     // MARK: What it reads

@@ -55,6 +55,12 @@ let benchmarks: @Sendable () -> Void = {
     codableBenchmarks(ITunesLibrary.self, file: .itunesLibrary, mode: mode)
     codableBenchmarks(InfoPlist.self, file: .smallInfo, mode: mode)
     memoryBenchmarks()
+    for style in WriterStyle.allCases {
+        switch style.input {
+        case .smallInfo: writerStyleBenchmarks(InfoPlist.self, style: style, mode: mode)
+        default: writerStyleBenchmarks(ITunesLibrary.self, style: style, mode: mode)
+        }
+    }
     storeBenchmarks()
 }
 
@@ -129,5 +135,46 @@ func codableBenchmarks<Model: Codable & Sendable>(_: Model.Type, file: InputFile
                 try model()
             }
         }
+    }
+}
+
+/// The inputs as other writers lay them out (`WriterStyle`), read by both libraries from the
+/// same bytes: `<library>/read-xml/<name>` into a tree or Foundation's objects,
+/// `<library>/read-codable_xml/<name>` into `Model`. Their sorted counterparts are
+/// `read-xml/<input>` and `read-codable_xml/<input>`.
+func writerStyleBenchmarks<Model: Decodable & Sendable>(_: Model.Type, style: WriterStyle, mode: RunMode) {
+    let configuration = mode.configuration(for: style.input)
+    Benchmark("PlistCore/read-xml/\(style.name)", configuration: configuration) { benchmark, bytes in
+        for _ in benchmark.scaledIterations {
+            blackHole(try Plist(xml: bytes))
+        }
+    } setup: {
+        style.xml
+    }
+
+    Benchmark("Foundation/read-xml/\(style.name)", configuration: configuration) { benchmark, data in
+        for _ in benchmark.scaledIterations {
+            blackHole(try PropertyListSerialization.propertyList(from: data, options: [], format: nil))
+        }
+    } setup: {
+        Data(style.xml)
+    }
+
+    Benchmark("PlistCore/read-codable_xml/\(style.name)", configuration: configuration) { benchmark, data in
+        let decoder = PlistDecoder()
+        for _ in benchmark.scaledIterations {
+            blackHole(try decoder.decode(Model.self, from: data))
+        }
+    } setup: {
+        Data(style.xml)
+    }
+
+    Benchmark("Foundation/read-codable_xml/\(style.name)", configuration: configuration) { benchmark, data in
+        let decoder = PropertyListDecoder()
+        for _ in benchmark.scaledIterations {
+            blackHole(try decoder.decode(Model.self, from: data))
+        }
+    } setup: {
+        Data(style.xml)
     }
 }
