@@ -113,5 +113,19 @@ import Testing
         let back = try Plist(binary: try folder.read("at.plist"))
         #expect(back.isIdentical(to: try Plist(binary: try folder.read("under.plist"))))
         #expect(back.dictionary?.count == 68_001)
+
+        // A reference to a control character, as the XML writer spells one: libxml2's push parser
+        // refuses it, so the file is converted in memory instead, and reads back with it.
+        let marked = Array("<string>&#8;".utf8)
+        let first = try #require(document.firstRange(of: Array("<string>".utf8)))
+        let withReference = Array(document[..<first.lowerBound]) + marked + document[first.upperBound...]
+            + padding.dropFirst(marked.count - 8)
+        try #require(withReference.count == threshold)
+        let referenced = try folder.write(withReference, to: "reference.xml")
+        let converted = try Tool.run(["-f", "binary", referenced, folder.path("reference.plist")])
+        #expect(converted.status == 0, "\(converted)")
+        let read = try Plist(binary: try folder.read("reference.plist"))
+        #expect(read.dictionary?.count == 68_001)
+        #expect(try Plist(xml: withReference).isIdentical(to: read))
     }
 }
