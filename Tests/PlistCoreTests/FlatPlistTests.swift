@@ -48,6 +48,24 @@ import Testing
         }
     }
 
+    /// Data from 256 bytes on (`ObjectTable.largeDataSize`) is kept aside and copied into the file
+    /// once; the bytes are those of the reference path (`FlatPlist`, which copies all data into
+    /// its scalar bytes): equal data stored once, sizes on both sides of the limit.
+    @Test func largeDataIsWrittenAsSmallDataIs() throws {
+        let limit = 256  // ObjectTable.largeDataSize
+        func data(_ count: Int, _ seed: UInt8) -> Plist { .data(Data((0..<count).map { UInt8(truncatingIfNeeded: $0) &+ seed })) }
+        let shared = data(limit, 1)
+        let value: Plist = [
+            "a": shared, "b": data(limit - 1, 1), "c": data(limit, 1), "d": data(limit, 2), "e": [shared, shared],
+            "f": data(70_000, 3), "g": data(70_000, 3), "h": data(limit + 1, 1),
+        ]
+        try expectSameOutput(value)
+        let bytes = try value.binaryBytes()
+        #expect(try Plist(binary: bytes).isIdentical(to: value))
+        // Each distinct data once: 256 + 255 + 256 + 70,000 + 257 bytes of content, not more.
+        #expect(bytes.count < 71_024 + 200, "\(bytes.count)")
+    }
+
     /// A key added again keeps its first place and takes the last value, as in `Plist`.
     @Test func aKeyAddedAgainKeepsItsPlaceAndTakesTheLastValue() throws {
         var flat = FlatPlist()

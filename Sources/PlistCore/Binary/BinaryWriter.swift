@@ -69,6 +69,8 @@ private struct TreeObjects {
             return (table.addEightBytes(0x23, real.bitPattern), 0)
         case .date(let date):
             return (table.addEightBytes(0x33, date.timeIntervalSinceReferenceDate.bitPattern), 0)
+        case .data(let data) where data.count >= ObjectTable.largeDataSize:
+            return (table.addLargeData(data), 0)
         default:
             return (table.addScalar { ScalarEncoding.scalar(value, into: &$0) }, 0)
         }
@@ -88,13 +90,19 @@ private struct TreeObjects {
 /// `Plist` and of `FlatPlist` add to it, in the same order for the same value.
 struct ObjectTable {
     struct Entry: BitwiseCopyable {
-        /// 0 for a scalar, else the container marker's high nibble (0xA0 or 0xD0).
+        /// 0 for a scalar, 0x40 for large data, else the container marker's high nibble (0xA0 or 0xD0).
         var marker: UInt8
-        /// Scalars: where its bytes start in `scalarBytes`. Containers: where its references start in `references`.
+        /// Scalars: where its bytes start in `scalarBytes`. Large data: its index in `largeData`.
+        /// Containers: where its references start in `references`.
         var start: Int
-        /// Scalars: its length in bytes. Containers: the number of elements or entries.
+        /// Scalars: its length in bytes. Large data: its number of bytes. Containers: the number
+        /// of elements or entries.
         var count: Int
     }
+
+    /// Data of this many bytes or more is kept as the `Data` it is (`largeData`) and copied once,
+    /// into the file, instead of first into `scalarBytes` and then into the file.
+    static let largeDataSize = 256
 
     let maxDepth: Int
     var entries: [Entry] = []
@@ -102,6 +110,10 @@ struct ObjectTable {
     /// The object numbers in every container, which its walker fills in.
     var references: [Int32] = []
     var scalarIndex: ScalarIndex
+    /// The `Plist` writer's data of `largeDataSize` bytes or more, in the order added.
+    var largeData: [Data] = []
+    /// The large data objects by a hash of their bytes: equal data is stored once, as in `scalarIndex`.
+    var largeDataIndex: [UInt64: [Int]] = [:]
     /// Integers, reals and dates, found by their marker and bits without reading their bytes.
     var wordIndex: WordIndex
     /// Per integer in `0..<smallIntegerCache.count`: its object, or -1 before it is first added.
@@ -202,11 +214,25 @@ struct ObjectTable {
         return entries.count - 1
     }
 
+    /// Adds data of `largeDataSize` bytes or more, as `addScalar` does: the same file bytes, but
+    /// the data is not copied until it is written into the file.
+    mutating func addLargeData(_ data: Data) -> Int {
+        let hash = SeededHash.bytes(data.span)
+        for object in largeDataIndex[hash, default: []] where largeData[entries[object].start] == data {
+            return object
+        }
+        largeData.append(data)
+        entries.append(Entry(marker: 0x40, start: largeData.count - 1, count: data.count))
+        largeDataIndex[hash, default: []].append(entries.count - 1)
+        return entries.count - 1
+    }
+
     func serialize() -> [UInt8] {
         let referenceSize = byteWidth(holding: UInt64(entries.count))
         var objectAreaSize = scalarBytes.count
         for entry in entries where entry.marker != 0 {
-            objectAreaSize += 1 + lengthSize(entry.count) + entry.count * (entry.marker == 0xD0 ? 2 : 1) * referenceSize
+            let unit = entry.marker == 0x40 ? 1 : (entry.marker == 0xD0 ? 2 : 1) * referenceSize
+            objectAreaSize += 1 + lengthSize(entry.count) + entry.count * unit
         }
         let tableOffset = 8 + objectAreaSize
         let offsetSize = byteWidth(holding: UInt64(tableOffset))
@@ -232,6 +258,10 @@ struct ObjectTable {
                 continue
             }
             ScalarEncoding.header(entry.marker, count: entry.count, into: &out)
+            if entry.marker == 0x40 {
+                out.append(contentsOf: largeData[entry.start])
+                continue
+            }
             let slots = entry.start..<entry.start + (entry.marker == 0xD0 ? 2 * entry.count : entry.count)
             out.append(addingCapacity: slots.count * referenceSize) { span in
                 for slot in slots { span.appendBigEndian(UInt64(references[slot]), width: referenceSize) }
