@@ -31,7 +31,8 @@ package import Foundation
 /// Nothing it accepts is refused by the libxml2 reader, and it gives the values that reader
 /// gives, with one exception: references to the characters XML 1.0 forbids (`&#8;`), which
 /// libxml2 refuses and CoreFoundation reads; for those the scanner is the reader (the tests
-/// compare it with libxml2 reading stand-in characters in their place). It keeps its own stack of open elements, so deep nesting cannot overflow the call stack.
+/// compare it with libxml2 reading stand-in characters in their place). It keeps its own stack
+/// of open elements, so deep nesting cannot overflow the call stack.
 package enum XMLScanner {
     /// The value of the document in `bytes` (which it copies), or `nil` when the document is
     /// not one this scanner reads.
