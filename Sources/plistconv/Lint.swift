@@ -23,6 +23,18 @@ struct Lint: ParsableCommand {
     var files: [String]
 
     func run() throws {
+        if !Linting(files: files, silent: silent, quick: quick).run() { throw ExitCode.failure }
+    }
+}
+
+/// What `plistconv lint` does, once its command line is parsed (by `Lint` or `QuickCommandLine`).
+struct Linting: Equatable {
+    var files: [String]
+    var silent = false
+    var quick = false
+
+    /// Checks each file, printing "FILE: OK" or its error; whether all are valid.
+    func run() -> Bool {
         var failed = false
         for file in files {
             let name = Terminal.displayName(file, isOutput: false)
@@ -38,6 +50,6 @@ struct Lint: ParsableCommand {
                 failed = true
             }
         }
-        if failed { throw ExitCode.failure }
+        return !failed
     }
 }

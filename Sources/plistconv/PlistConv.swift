@@ -45,6 +45,7 @@ struct PlistConv: ParsableCommand {
         // the temporary file left behind. (The command's choice: PlistKit changes no signal.)
         signal(SIGXFSZ, SIG_IGN)
         let arguments = CommandSpelling.normalized(Array(CommandLine.arguments.dropFirst()))
+        QuickCommandLine.parse(arguments)?.runAndExit()
         guard var command = parseNamedCommand(arguments) else { return main(arguments) }
         do { try command.run() } catch { exit(withError: error) }
     }

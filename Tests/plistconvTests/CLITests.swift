@@ -609,7 +609,7 @@ private let openStepMessage =
     }
 
     @Test func shorthandWithOutput() throws {
-        let command = try #require(try parse(["-f", "xml", "in.plist", "out.plist"]) as? Convert)
+        let command = try #require(try parse(["-f", "xml", "in.plist", "out.plist"]) as? Convert).conversion()
         #expect(command.files == ["in.plist"])
         #expect(command.output == "out.plist")
     }

@@ -80,7 +80,7 @@ import Testing
         #expect(inMemory.peakBytes - baseline.peakBytes > size, "in memory \(inMemory), baseline \(baseline)")
     }
 
-    /// Without `--stream`, an XML file of 64 MiB (`Convert.streamingThreshold`) or more converts
+    /// Without `--stream`, an XML file of 64 MiB (`Conversion.streamingThreshold`) or more converts
     /// as it is read, and a smaller one in memory: one generated document, padded with white
     /// space after its end to one byte under the threshold and to the threshold, told apart by
     /// the converter's peak memory against the file's size.

@@ -1,0 +1,147 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The common command lines, parsed without ArgumentParser: `plistconv -f FORMAT IN [OUT]`,
+/// `convert` with its everyday options, and `lint`.
+///
+/// Start-up is most of a small file's conversion, and ArgumentParser builds a command's arguments
+/// by reflection, which costs more than the conversion itself. This parser takes only what it
+/// fully understands and declines the rest (nil), which ArgumentParser then parses, reports or
+/// explains; `QuickCommandLineTests` checks that whatever it accepts, ArgumentParser parses to the
+/// same command.
+enum QuickCommandLine {
+    /// A parsed command line.
+    enum Command: Equatable {
+        case convert(Conversion)
+        case lint(Linting)
+
+        /// Runs the command and exits: 0 if it succeeded, 1 if not (each failure on standard error).
+        func runAndExit() -> Never {
+            let succeeded =
+                switch self {
+                case .convert(let conversion): conversion.run()
+                case .lint(let linting): linting.run()
+                }
+            exit(succeeded ? EXIT_SUCCESS : EXIT_FAILURE)
+        }
+    }
+
+    /// `arguments` in plistconv's own spelling (`CommandSpelling.normalized`), or nil.
+    static func parse(_ arguments: [String]) -> Command? {
+        guard let verb = arguments.first else { return nil }
+        var words = Words(arguments.dropFirst())
+        switch verb {
+        case "convert": return convert(&words)
+        case "lint": return lint(&words)
+        default: return nil
+        }
+    }
+
+    private static func convert(_ words: inout Words) -> Command? {
+        var conversion = Conversion(files: [], format: nil)
+        var inputOutput = false
+        while let word = words.next() {
+            if words.filesOnly {
+                conversion.files.append(word)
+                continue
+            }
+            switch word {
+            case "-f", "--format":
+                guard let value = words.value(for: "format"), let format = OutputFormat(argument: value) else { return nil }
+                conversion.format = format
+            case "-o", "--output":
+                guard let value = words.value(for: "output") else { return nil }
+                conversion.output = value
+            case "-e", "--extension":
+                guard let value = words.value(for: "extension") else { return nil }
+                conversion.extension = value
+            case "-r", "--readable":
+                guard words.once("readable") else { return nil }
+                conversion.readable = true
+            case "--stringify":
+                guard words.once(word) else { return nil }
+                conversion.stringify = true
+            case "--stream":
+                guard words.once(word) else { return nil }
+                conversion.stream = true
+            case "-s":
+                // plutil's "print nothing but errors", which a conversion does anyway.
+                guard words.once(word) else { return nil }
+            case "--input-output":
+                guard words.once(word) else { return nil }
+                inputOutput = true
+            case "--libplist":
+                guard words.once(word) else { return nil }
+                conversion.libplist = true
+            default:
+                guard let file = words.file(word) else { return nil }
+                conversion.files.append(file)
+            }
+        }
+        guard !conversion.files.isEmpty, (try? conversion.resolve(inputOutput: inputOutput)) != nil else { return nil }
+        return .convert(conversion)
+    }
+
+    private static func lint(_ words: inout Words) -> Command? {
+        var linting = Linting(files: [])
+        while let word = words.next() {
+            if words.filesOnly {
+                linting.files.append(word)
+                continue
+            }
+            switch word {
+            case "-s":
+                guard words.once(word) else { return nil }
+                linting.silent = true
+            case "--quick":
+                guard words.once(word) else { return nil }
+                linting.quick = true
+            default:
+                guard let file = words.file(word) else { return nil }
+                linting.files.append(file)
+            }
+        }
+        return linting.files.isEmpty ? nil : .lint(linting)
+    }
+
+    /// The words after the command's, read one at a time.
+    private struct Words {
+        private var words: ArraySlice<String>
+        private var seen: Set<String> = []
+        /// Past `--`: every word is a file.
+        private(set) var filesOnly = false
+
+        init(_ words: ArraySlice<String>) { self.words = words }
+
+        mutating func next() -> String? {
+            guard let word = words.popFirst() else { return nil }
+            if !filesOnly, word == "--" {
+                filesOnly = true
+                return next()
+            }
+            return word
+        }
+
+        /// Whether the option named `name` is given for the first time (a repeat is left to ArgumentParser).
+        mutating func once(_ name: String) -> Bool {
+            seen.insert(name).inserted
+        }
+
+        /// The value after the option named `name`: nil if it is repeated or the value is missing
+        /// or looks like an option.
+        mutating func value(for name: String) -> String? {
+            guard once(name), let value = words.popFirst(), value == "-" || !value.hasPrefix("-") else { return nil }
+            return value
+        }
+
+        /// `word` as a file, or nil for an option this parser does not know.
+        func file(_ word: String) -> String? {
+            word == "-" || !word.hasPrefix("-") ? word : nil
+        }
+    }
+}
