@@ -60,14 +60,14 @@ struct PreferencesProcessTests {
         }
     }
 
-    /// A writer that rewrites 50 keys to one generation number per flush is killed with SIGKILL
-    /// at a random moment after its first flush; the file is always a readable binary property
-    /// list holding one whole generation: the last one it reported or the one after.
+    /// 200 times, a writer that rewrites 50 keys to one generation number per flush is killed
+    /// with SIGKILL at a random moment after its first flush; the file is always a readable binary
+    /// property list holding one whole generation: the last one it reported or the one after.
     @Test func killedWriterLeavesOldOrNewState() throws {
         let root = try TemporaryRoot()
         defer { root.remove() }
         var generator = SystemRandomNumberGenerator()
-        for run in 0..<40 {
+        for run in 0..<200 {
             let (process, out, _) = try Built.start(Built.path("plist-store-probe"), ["churn", "d", "50"], root: root.path)
             defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
             let first = out.fileHandleForReading.availableDataLine()
