@@ -86,6 +86,39 @@ import Testing
         #expect(value == ["a": 3, "b": 2])
     }
 
+    /// A key text written as two objects (as writers that do not unique strings do): the later
+    /// value wins and the key keeps its first position, whether the keys are read once (compared
+    /// in pairs up to 15 keys, hashed past that) or shared with another dictionary (key numbers).
+    @Test(arguments: [(2, false), (14, false), (15, false), (40, false), (2, true), (14, true), (40, true)])
+    func aKeyTextInTwoObjectsIsOneKey(count: Int, shared: Bool) throws {
+        var builder = BinaryBuilder(objects: [])
+        builder.offsetSize = 2
+        // Object 0 the top array, then: the dictionary, its `count` key objects, one more key
+        // object repeating the text of the middle key, and the value objects 0...count.
+        let dictionary = 1
+        let firstKey = 2
+        let repeatedKey = firstKey + count
+        let firstValue = repeatedKey + 1
+        var keyRefs = Array(firstKey..<repeatedKey)
+        keyRefs.insert(repeatedKey, at: count - 1)
+        let valueRefs = Array(firstValue..<firstValue + count + 1)
+        // Shared keys: a second dictionary uses the same key objects.
+        builder.objects.append(builder.container(0xA0, shared ? [dictionary, firstValue + count + 1] : [dictionary]))
+        builder.objects.append(builder.container(0xD0, keyRefs + valueRefs))
+        for index in 0..<count { builder.objects.append(BinaryBuilder.ascii("key\(index)")) }
+        builder.objects.append(BinaryBuilder.ascii("key\(count / 2)"))
+        for value in 0...count { builder.objects.append([0x10, UInt8(value)]) }
+        if shared { builder.objects.append(builder.container(0xD0, keyRefs + valueRefs)) }
+
+        let value = try read(builder.bytes())
+        var expected = OrderedDictionary<String, Plist>()
+        for (index, key) in keyRefs.enumerated() { expected["key\(key == repeatedKey ? count / 2 : key - firstKey)"] = Plist(index) }
+        #expect(value[0] == .dictionary(expected))
+        #expect(value[0]?.dictionary?.keys.elementsEqual(expected.keys) == true)
+        #expect(expected.count == count)
+        if shared { #expect(value[1] == .dictionary(expected)) }
+    }
+
     @Test func sharedContainersAreDecodedOnce() throws {
         // 40 levels of [previous, previous]: 2^41 values when expanded.
         var builder = BinaryBuilder(objects: [[0x10, 1]])

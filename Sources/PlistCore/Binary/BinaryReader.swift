@@ -213,6 +213,21 @@ struct ObjectDecoder<Slots: ObjectSlots> {
         return decoded
     }
 
+    /// Whether object `ref` may be met again: referenced more than once (or, reading part of a
+    /// file, not counted).
+    private func mayMeetAgain(_ ref: Int) -> Bool { slots[ref] != ObjectSlot.referencedOnce }
+
+    /// Up to this many keys read only once are checked for repeats by comparing each pair, which
+    /// costs less than hashing them; `OrderedDictionary` has no hash table up to this size either.
+    /// Past it, the keys are hashed once, as the dictionary is built.
+    static var keysComparedInPairs: Int { 15 }
+
+    /// Whether two of `keys` (at most `keysComparedInPairs`) are equal.
+    private func hasRepeat(_ keys: [String]) -> Bool {
+        for index in keys.indices.dropFirst() where keys[..<index].contains(keys[index]) { return true }
+        return false
+    }
+
     /// The key number of the ASCII string `key` (object `ref`, already decoded).
     private mutating func keyNumber(of ref: Int, _ key: String) -> Int {
         let slot = slots[ref]
@@ -252,8 +267,10 @@ struct ObjectDecoder<Slots: ObjectSlots> {
         let isShared = try enter(ref, at: offset, depth: depth)
         let (count, start) = try trailer.length(bytes, marker, at: offset, unit: 2 * trailer.referenceSize)
         var total = Decoded(value: .bool(false), height: 1)
-        let keysHash = keyReferencesHash(bytes, start: start, count: count)
-        if let keySet = keySets[keysHash], keySet.entries.count == count,
+        // Another dictionary can have these key references only if its first key is shared.
+        let firstKey = count > 0 ? try trailer.reference(bytes, at: start) : nil
+        let keysHash = firstKey.map(mayMeetAgain) == true ? keyReferencesHash(bytes, start: start, count: count) : nil
+        if let keysHash, let keySet = keySets[keysHash], keySet.entries.count == count,
             sameReferences(bytes, keySet.start, start, count: count)
         {
             let entries = try sharingKeys(of: keySet.entries, bytes, start: start, at: offset, depth: depth, &total)
@@ -268,7 +285,9 @@ struct ObjectDecoder<Slots: ObjectSlots> {
         // Values decoded below number their own dictionaries: remember this one's number.
         let dictionaryNumber = dictionaryCount
         // Unique ASCII keys take the fast unchecked path; other keys are checked as inserted.
+        // Shared ASCII keys are told apart by their key numbers, others by comparing their text.
         var needsCheckedInsertion = false
+        var allKeysNumbered = true
         let firstPending = pendingKeyNumbers.count
         var keyPosition = start
         var valuePosition = start + count * trailer.referenceSize
@@ -286,17 +305,21 @@ struct ObjectDecoder<Slots: ObjectSlots> {
             try budget.add(contentBytes: decodedKey.weight.contentBytes, to: &total.weight, at: offset)
             let child = try object(bytes, try trailer.reference(bytes, at: valuePosition), depth: depth + 1)
             try add(child, to: &total, at: offset)
-            if keyMarker >> 4 == 0x5 {
+            if keyMarker >> 4 != 0x5 {
+                needsCheckedInsertion = true
+            } else if allKeysNumbered, mayMeetAgain(keyRef) {
                 pendingKeyNumbers.append(keyNumber(of: keyRef, key))
             } else {
-                needsCheckedInsertion = true
+                allKeysNumbered = false
             }
             keys.append(key)
             values.append(child.value)
             keyPosition += trailer.referenceSize
             valuePosition += trailer.referenceSize
         }
-        if !needsCheckedInsertion {
+        if !needsCheckedInsertion, !allKeysNumbered {
+            needsCheckedInsertion = keys.count > Self.keysComparedInPairs || hasRepeat(keys)
+        } else if !needsCheckedInsertion {
             for index in firstPending..<pendingKeyNumbers.count {
                 let number = pendingKeyNumbers[index]
                 if keyLastSeen[number] == dictionaryNumber {
@@ -314,7 +337,7 @@ struct ObjectDecoder<Slots: ObjectSlots> {
             total.value = .dictionary(entries)
         } else {
             let entries = OrderedDictionary(uncheckedUniqueKeys: keys, values: values)
-            if count > 0, keySets[keysHash] == nil { keySets[keysHash] = KeySet(start: start, entries: entries) }
+            if let keysHash, keySets[keysHash] == nil { keySets[keysHash] = KeySet(start: start, entries: entries) }
             total.value = .dictionary(entries)
         }
         return finish(total, ref, isShared: isShared)
