@@ -33,6 +33,12 @@ public enum PlistFormat: String, Hashable, Sendable, CaseIterable {
     /// also reads a lone JSON scalar, such as `12` or `true`, as JSON when it parses as JSON.)
     public static func detect(_ bytes: Span<UInt8>) -> PlistFormat? {
         if bytes.count >= 6, (0..<6).allSatisfy({ bytes[$0] == binaryMagic[$0] }) { return .binary }
+        return ASCIIStart.detect(bytes) ?? detectByDecoding(bytes)
+    }
+
+    /// `detect(_:)` for text: decodes the first 4 KB into scalars and judges from them. The
+    /// reference for `ASCIIStart`, which takes most documents without decoding.
+    static func detectByDecoding(_ bytes: Span<UInt8>) -> PlistFormat? {
         let text = TextPrefix(bytes)
         guard let first = text.firstNonWhitespace else {
             // White space alone is an empty `.strings` file, as CoreFoundation reads it.
@@ -54,6 +60,75 @@ public enum PlistFormat: String, Hashable, Sendable, CaseIterable {
 }
 
 private let binaryMagic: [UInt8] = Array("bplist".utf8)
+
+/// `PlistFormat.detect(_:)` for UTF-8 text (without byte-order mark or with UTF-8's) whose first
+/// character after ASCII white space is ASCII, judged on the bytes: as `TextPrefix` judges the
+/// scalars, since ASCII bytes are those scalars wherever they stand in UTF-8 and no byte of a
+/// longer or invalid sequence is ASCII. Anything else is declined (nil), left to
+/// `detectByDecoding`: other encodings, white space past ASCII, a start that is not ASCII.
+enum ASCIIStart {
+    /// How far `TextPrefix` reads.
+    static let limit = 4096
+
+    static func detect(_ bytes: Span<UInt8>) -> PlistFormat?? {
+        let end = min(bytes.count, limit)
+        // UTF-16 and UTF-32 (a zero among the first two bytes, or their byte-order marks).
+        guard end >= 2, bytes[0] != 0, bytes[1] != 0, !(bytes[0] == 0xFE && bytes[1] == 0xFF),
+            !(bytes[0] == 0xFF && bytes[1] == 0xFE)
+        else { return nil }
+        var index = end >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF ? 3 : 0
+        skipSpace(bytes, &index, end)
+        guard index < end, bytes[index] < 0x80 else { return nil }
+        let first = bytes[index]
+        switch first {
+        case UInt8(ascii: "<"):
+            return isXMLStart(bytes, at: index, end) ? .xml : .openStep
+        case UInt8(ascii: "["):
+            return .json
+        case UInt8(ascii: "{"):
+            guard let isJSON = looksLikeJSONObject(bytes, after: index, end) else { return nil }
+            return isJSON ? .json : .openStep
+        default:
+            return first < 0x20 || first == 0x7F ? .some(nil) : .openStep
+        }
+    }
+
+    /// Moves `index` past ASCII white space (Unicode's: tab, line feed, vertical tab, form feed,
+    /// carriage return and space).
+    private static func skipSpace(_ bytes: Span<UInt8>, _ index: inout Int, _ end: Int) {
+        while index < end, bytes[index] == 0x20 || (0x09...0x0D).contains(bytes[index]) { index += 1 }
+    }
+
+    /// `<?xml`, `<!` or one of `xmlElements` at `index`.
+    private static func isXMLStart(_ bytes: Span<UInt8>, at index: Int, _ end: Int) -> Bool {
+        func has(_ prefix: String) -> Bool {
+            let utf8 = prefix.utf8
+            guard index + utf8.count <= end else { return false }
+            return utf8.enumerated().allSatisfy { bytes[index + $0.offset] == $0.element }
+        }
+        return has("<?xml") || has("<!") || xmlElements.contains(where: has)
+    }
+
+    /// After `{`: `}`, or a double-quoted key and `:`; nil where white space past ASCII would
+    /// decide it.
+    private static func looksLikeJSONObject(_ bytes: Span<UInt8>, after brace: Int, _ end: Int) -> Bool? {
+        var index = brace + 1
+        skipSpace(bytes, &index, end)
+        guard index < end else { return false }
+        if bytes[index] >= 0x80 { return nil }
+        if bytes[index] == UInt8(ascii: "}") { return true }
+        guard bytes[index] == UInt8(ascii: "\"") else { return false }
+        index += 1
+        while index < end, bytes[index] != UInt8(ascii: "\"") {
+            index += bytes[index] == UInt8(ascii: "\\") ? 2 : 1
+        }
+        index += 1
+        skipSpace(bytes, &index, end)
+        guard index < end else { return false }
+        if bytes[index] >= 0x80 { return nil }
+        return bytes[index] == UInt8(ascii: ":")
+    }
+}
 
 /// Start tags an XML property list may begin with (CoreFoundation reads a value without the
 /// `<plist>` wrapper). None is OpenStep hex data, whose `<` is followed by hex digits only.
