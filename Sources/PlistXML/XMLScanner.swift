@@ -423,12 +423,8 @@ private struct XMLScan {
     /// Whether key `first` comes before key `second` in byte order.
     static func precedes(_ bytes: Span<UInt8>, _ first: XMLTable.Node, _ second: XMLTable.Node) -> Bool {
         if first.end != second.end { return first.end < second.end }
-        let (first, second) = (first.text, second.text)
-        for offset in 8..<max(8, min(first.count, second.count))
-        where bytes[first.lowerBound + offset] != bytes[second.lowerBound + offset] {
-            return bytes[first.lowerBound + offset] < bytes[second.lowerBound + offset]
-        }
-        return first.count < second.count
+        // `end` holds a key's first 8 bytes (padded), equal here.
+        return order(bytes, first.text, second.text, from: 8) < 0
     }
 
     /// `</name>` of the innermost open container.
@@ -525,9 +521,10 @@ private struct XMLScan {
         }
     }
 
-    /// The byte order of the texts at `first` and `second`: negative, zero or positive.
-    static func order(_ bytes: Span<UInt8>, _ first: Range<Int>, _ second: Range<Int>) -> Int {
-        for offset in 0..<min(first.count, second.count)
+    /// The byte order of the texts at `first` and `second`, whose first `start` bytes are known
+    /// to agree (as far as both go): negative, zero or positive.
+    static func order(_ bytes: Span<UInt8>, _ first: Range<Int>, _ second: Range<Int>, from start: Int = 0) -> Int {
+        for offset in start..<max(start, min(first.count, second.count))
         where bytes[first.lowerBound + offset] != bytes[second.lowerBound + offset] {
             return Int(bytes[first.lowerBound + offset]) - Int(bytes[second.lowerBound + offset])
         }
