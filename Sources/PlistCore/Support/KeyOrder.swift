@@ -24,11 +24,22 @@ enum KeyOrder {
     }
 
     /// The positions of `keys` (all different) in CoreFoundation's order. Each key's first 8
-    /// bytes, as one word, order most pairs; `precedesInUTF16` orders the rest.
+    /// bytes, as one word, order most pairs: what is sorted is integers (the word, then the
+    /// position); `precedesInUTF16` orders each run of keys that share their word.
     static func sortedIndices(_ keys: [String]) -> [Int] {
-        var items = keys.indices.map { (word: orderWord(keys[$0]), index: $0) }
-        items.sort { $0.word != $1.word ? $0.word < $1.word : precedesInUTF16(keys[$0.index], keys[$1.index]) }
-        return items.map(\.index)
+        guard keys.count > 1 else { return Array(keys.indices) }
+        var items = keys.indices.map { UInt128(orderWord(keys[$0])) << 64 | UInt128($0) }
+        items.sort()
+        var run = 0
+        for index in 1...items.count where index == items.count || items[index] >> 64 != items[run] >> 64 {
+            if index - run > 1 {
+                items[run..<index].sort {
+                    precedesInUTF16(keys[Int(truncatingIfNeeded: $0)], keys[Int(truncatingIfNeeded: $1)])
+                }
+            }
+            run = index
+        }
+        return items.map { Int(truncatingIfNeeded: $0) }
     }
 
     /// The first 8 bytes of `key`'s UTF-8 as a big-endian word, each byte mapped as

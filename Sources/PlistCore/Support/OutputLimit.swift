@@ -69,10 +69,11 @@ private struct LeastSize {
             let identity = StorageIdentity(elements)
             if let identity, let known = sizes[identity] { return known }
             var total = Size(bytes: 1, values: 1)
-            for element in elements {
+            // By index: each element is passed borrowed, not copied out (a retain and a release each).
+            for index in elements.indices {
                 // Measured before `add` is called: a call to a method of `self` in progress
                 // holds a copy of `sizes`, and inserting would then copy the whole dictionary.
-                let child = size(of: element, depth: depth + 1)
+                let child = size(of: elements[index], depth: depth + 1)
                 add(child, to: &total)
                 if total.bytes == cap { break }
             }
@@ -83,9 +84,10 @@ private struct LeastSize {
             let identity = StorageIdentity(entries)
             if let identity, let known = sizes[identity] { return known }
             var total = Size(bytes: 1, values: 1)
-            for (key, element) in entries {
-                add(Size(bytes: key.utf8.count, values: 0), to: &total)
-                let child = size(of: element, depth: depth + 1)
+            let (keys, values) = (entries.keys, entries.values)
+            for index in keys.indices {
+                add(Size(bytes: keys[index].utf8.count, values: 0), to: &total)
+                let child = size(of: values[index], depth: depth + 1)
                 add(child, to: &total)
                 if total.bytes == cap { break }
             }

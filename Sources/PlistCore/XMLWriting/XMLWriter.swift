@@ -68,25 +68,27 @@ private struct TreeWriter {
         case .string, .integer, .real, .bool, .date, .data, .uid: try text.scalar(value, depth: depth)
         case .array(let elements):
             guard try text.open("array", isEmpty: elements.isEmpty, depth: depth) else { return }
-            for element in elements { try self.value(element, depth: depth + 1) }
+            // By index: each element is passed borrowed, not copied out (a retain and a release each).
+            for index in elements.indices { try self.value(elements[index], depth: depth + 1) }
             text.close("array", depth: depth)
         case .dictionary(let entries):
             if XMLWriter.isUIDForm(entries) {
                 throw PlistError(.unrepresentable(keyPath: "", type: XMLWriter.uidFormProblem, format: "XML"), at: 0)
             }
             guard try text.open("dict", isEmpty: entries.isEmpty, depth: depth) else { return }
-            if sortsKeys, let order = KeyOrder.sortedOrder(entries.keys) {
-                for index in order { try entry(entries.elements[index], depth: depth + 1) }
+            let (keys, values) = (entries.keys, entries.values)
+            if sortsKeys, let order = KeyOrder.sortedOrder(keys) {
+                for index in order { try entry(keys[index], values[index], depth: depth + 1) }
             } else {
-                for element in entries.elements { try entry(element, depth: depth + 1) }
+                for index in keys.indices { try entry(keys[index], values[index], depth: depth + 1) }
             }
             text.close("dict", depth: depth)
         }
     }
 
-    private mutating func entry(_ element: (key: String, value: Plist), depth: Int) throws(PlistError) {
-        try text.key(element.key.utf8.span, depth: depth)
-        try value(element.value, depth: depth)
+    private mutating func entry(_ key: String, _ value: Plist, depth: Int) throws(PlistError) {
+        try text.key(key.utf8.span, depth: depth)
+        try self.value(value, depth: depth)
     }
 }
 
