@@ -46,41 +46,41 @@ enum QuickCommandLine {
         var conversion = Conversion(files: [], format: nil)
         var inputOutput = false
         while let word = words.next() {
-            if words.filesOnly {
-                conversion.files.append(word)
-                continue
-            }
             switch word {
-            case "-f", "--format":
-                guard let value = words.value(for: "format"), let format = OutputFormat(argument: value) else { return nil }
-                conversion.format = format
-            case "-o", "--output":
-                guard let value = words.value(for: "output") else { return nil }
-                conversion.output = value
-            case "-e", "--extension":
-                guard let value = words.value(for: "extension") else { return nil }
-                conversion.extension = value
-            case "-r", "--readable":
-                guard words.once("readable") else { return nil }
-                conversion.readable = true
-            case "--stringify":
-                guard words.once(word) else { return nil }
-                conversion.stringify = true
-            case "--stream":
-                guard words.once(word) else { return nil }
-                conversion.stream = true
-            case "-s":
-                // plutil's "print nothing but errors", which a conversion does anyway.
-                guard words.once(word) else { return nil }
-            case "--input-output":
-                guard words.once(word) else { return nil }
-                inputOutput = true
-            case "--libplist":
-                guard words.once(word) else { return nil }
-                conversion.libplist = true
-            default:
-                guard let file = words.file(word) else { return nil }
+            case .file(let file):
                 conversion.files.append(file)
+            case .option(let option):
+                switch option {
+                case "-f", "--format":
+                    guard let value = words.value(for: "format"), let format = OutputFormat(argument: value) else { return nil }
+                    conversion.format = format
+                case "-o", "--output":
+                    guard let value = words.value(for: "output") else { return nil }
+                    conversion.output = value
+                case "-e", "--extension":
+                    guard let value = words.value(for: "extension") else { return nil }
+                    conversion.extension = value
+                case "-r", "--readable":
+                    guard words.once("readable") else { return nil }
+                    conversion.readable = true
+                case "--stringify":
+                    guard words.once(option) else { return nil }
+                    conversion.stringify = true
+                case "--stream":
+                    guard words.once(option) else { return nil }
+                    conversion.stream = true
+                case "-s":
+                    // plutil's "print nothing but errors", which a conversion does anyway.
+                    guard words.once(option) else { return nil }
+                case "--input-output":
+                    guard words.once(option) else { return nil }
+                    inputOutput = true
+                case "--libplist":
+                    guard words.once(option) else { return nil }
+                    conversion.libplist = true
+                default:
+                    return nil
+                }
             }
         }
         guard !conversion.files.isEmpty, (try? conversion.resolve(inputOutput: inputOutput)) != nil else { return nil }
@@ -90,23 +90,25 @@ enum QuickCommandLine {
     private static func lint(_ words: inout Words) -> Command? {
         var linting = Linting(files: [])
         while let word = words.next() {
-            if words.filesOnly {
-                linting.files.append(word)
-                continue
-            }
             switch word {
-            case "-s":
-                guard words.once(word) else { return nil }
-                linting.silent = true
-            case "--quick":
-                guard words.once(word) else { return nil }
-                linting.quick = true
-            default:
-                guard let file = words.file(word) else { return nil }
+            case .file(let file):
                 linting.files.append(file)
+            case .option("-s") where words.once("-s"):
+                linting.silent = true
+            case .option("--quick") where words.once("--quick"):
+                linting.quick = true
+            case .option:
+                return nil
             }
         }
         return linting.files.isEmpty ? nil : .lint(linting)
+    }
+
+    /// A word of the command line: a file (`-`, a word not starting with `-`, or any word after
+    /// `--`), or an option.
+    private enum Word {
+        case file(String)
+        case option(String)
     }
 
     /// The words after the command's, read one at a time.
@@ -114,17 +116,18 @@ enum QuickCommandLine {
         private var words: ArraySlice<String>
         private var seen: Set<String> = []
         /// Past `--`: every word is a file.
-        private(set) var filesOnly = false
+        private var filesOnly = false
 
         init(_ words: ArraySlice<String>) { self.words = words }
 
-        mutating func next() -> String? {
+        mutating func next() -> Word? {
             guard let word = words.popFirst() else { return nil }
-            if !filesOnly, word == "--" {
+            if filesOnly || word == "-" || !word.hasPrefix("-") { return .file(word) }
+            if word == "--" {
                 filesOnly = true
                 return next()
             }
-            return word
+            return .option(word)
         }
 
         /// Whether the option named `name` is given for the first time (a repeat is left to ArgumentParser).
@@ -137,11 +140,6 @@ enum QuickCommandLine {
         mutating func value(for name: String) -> String? {
             guard once(name), let value = words.popFirst(), value == "-" || !value.hasPrefix("-") else { return nil }
             return value
-        }
-
-        /// `word` as a file, or nil for an option this parser does not know.
-        func file(_ word: String) -> String? {
-            word == "-" || !word.hasPrefix("-") ? word : nil
         }
     }
 }
