@@ -110,6 +110,10 @@ import Testing
         ]
         values += dates.map { .date(Date(timeIntervalSinceReferenceDate: $0)) }
         values.append(["when": .date(Date(timeIntervalSinceReferenceDate: .nan))])
+        // Keys past 65,535 bytes escaped: plain ones read back (through libxml2); ones holding
+        // characters XML 1.0 forbids are refused by the XML writer (see `longKeysXMLCannotHold`).
+        values.append([String(repeating: "a", count: 70_000): "long key"])
+        values.append(["long": .dictionary([String(repeating: "\u{0}", count: 20_000): 1])])
         values += [
             .integer(PlistInteger(UInt64.max)), .integer(PlistInteger(Int64.min)), .real(-0.0), .real(.nan),
             .real(-.infinity), .real(.leastNonzeroMagnitude), .uid(0), .uid(UInt64.max),
@@ -121,6 +125,30 @@ import Testing
     @Test(arguments: writers)
     func nastyValuesReadBackOrFailCleanly(writer: Writer) {
         for value in Self.nastyValues { Self.check(value, writer) }
+    }
+
+    /// A key of 20,000 NUL characters is 80,000 bytes of `&#0;` references, which only this
+    /// package's scanner reads and only up to 65,535 bytes a key: the XML writers refuse it, the
+    /// Codable encoder's included, naming the dictionary that holds it.
+    @Test func longKeysXMLCannotHold() throws {
+        let key = String(repeating: "\u{0}", count: 20_000)
+        let value: Plist = ["outer": .dictionary([key: 1])]
+        #expect {
+            try value.xmlBytes()
+        } throws: { error in
+            (error as? PlistError)?.keyPath == "outer" && (error as? PlistError)?.code == .unrepresentable
+        }
+        let encoder = PlistEncoder()
+        encoder.outputFormat = .xml
+        // Codable reports it as Foundation's encoder does: an `EncodingError` around the `PlistError`.
+        #expect {
+            try encoder.encode(["outer": [key: 1]])
+        } throws: { error in
+            error is EncodingError && "\(error)".contains("key path \"outer\" is a key of more than 65,535 bytes")
+        }
+        // 13,107 NULs count 65,535 bytes escaped (5 each, at most): written, and read back.
+        let shorter: Plist = ["outer": .dictionary([String(repeating: "\u{0}", count: 13_107): 1])]
+        #expect(try Plist(xml: shorter.xmlBytes()) == shorter)
     }
 
     /// Swift and Objective-C source cannot be read back here (SourceCodeTests compiles it): the

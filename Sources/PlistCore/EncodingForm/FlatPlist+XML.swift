@@ -3,7 +3,8 @@ extension FlatPlist {
     /// `plist(at: 0)`. Written on the calling thread, unless `options.parallelism` allows more
     /// threads and the value is large enough for them to help (`XMLParts`).
     /// - Throws: `.tooDeep` past `options.maxDepth`, `.outputTooLarge` past `options.maxOutputBytes`,
-    ///   `.unrepresentable` with its key path for a date outside the years 1 to 9999.
+    ///   `.unrepresentable` with its key path for a date outside the years 1 to 9999 or a key
+    ///   `XMLWriter.problem(withKey:)` refuses.
     package func xmlBytes(options: PlistWriteOptions) throws(PlistError) -> [UInt8] {
         let threads = options.parallelism > 1 ? XMLParts.threads(forNodes: nodes.count, atMost: options.parallelism) : 1
         return try xmlBytes(options: options, threads: threads)
@@ -11,6 +12,11 @@ extension FlatPlist {
 
     /// `xmlBytes(options:)` written by up to `threads` threads.
     package func xmlBytes(options: PlistWriteOptions, threads: Int) throws(PlistError) -> [UInt8] {
+        // Keys are written ahead, into lines of their own (`XMLOutput.keyLine`), which do not throw.
+        if let problem = keys.names.lazy.compactMap({ XMLWriter.problem(withKey: $0.utf8.span) }).first {
+            let error = PlistError(.unrepresentable(keyPath: "", type: problem, format: "XML"), at: 0)
+            throw XMLWriter.withKeyPath(error, in: plist(at: 0))
+        }
         var writer = FlatXMLWriter(flat: self, sortsKeys: options.sortsKeys)
         if threads > 1, let parts = writer.parts(maxDepth: options.maxDepth),
             let bytes = parts.write(with: writer, threads: threads, options: options, capacity: xmlCapacity)

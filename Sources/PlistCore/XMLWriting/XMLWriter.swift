@@ -44,9 +44,29 @@ enum XMLWriter {
         switch value {
         case .date(let date): XMLDate.problem(with: date.timeIntervalSinceReferenceDate)
         case .dictionary(let entries) where isUIDForm(entries): uidFormProblem
+        case .dictionary(let entries): entries.keys.lazy.compactMap { problem(withKey: $0.utf8.span) }.first
         default: nil
         }
     }
+
+    /// Why the key `utf8` cannot be written so that it reads back, or `nil`: a key whose escaped
+    /// text passes 65,535 bytes and holds a character XML 1.0 forbids, which is written as a
+    /// reference (`&#0;`). Only this package's scanner reads those references, and it keeps 16
+    /// bits of a key's length; libxml2, which reads longer keys, refuses the references.
+    static func problem(withKey utf8: Span<UInt8>) -> String? {
+        // Escaping makes a byte at most six: shorter keys stay within 65,535 bytes.
+        guard utf8.count > Int(UInt16.max) / 6, utf8.count + escapedExtraBytes(utf8) > Int(UInt16.max) else {
+            return nil
+        }
+        for index in utf8.indices where utf8[index] < 0x20 && utf8[index] != 0x09 && utf8[index] != 0x0A
+            && utf8[index] != 0x0D || forbiddenNonCharacter(utf8, at: index) != nil
+        {
+            return longKeyProblem
+        }
+        return nil
+    }
+
+    static let longKeyProblem = "key of more than 65,535 bytes holding characters XML 1.0 forbids"
 
     /// Whether `entries` are what a UID is written as: one non-negative integer `CF$UID`.
     static func isUIDForm(_ entries: OrderedDictionary<String, Plist>) -> Bool {
@@ -178,7 +198,12 @@ struct XMLOutput {
         try text(utf8, between: "<string>", and: "</string>\n", depth: depth)
     }
 
+    /// - Throws: `.unrepresentable` (with no key path: the caller knows it) for a key the reader
+    ///   could not read back (`XMLWriter.problem(withKey:)`).
     mutating func key(_ utf8: Span<UInt8>, depth: Int) throws(PlistError) {
+        if let problem = XMLWriter.problem(withKey: utf8) {
+            throw PlistError(.unrepresentable(keyPath: "", type: problem, format: "XML"), at: 0)
+        }
         try text(utf8, between: "<key>", and: "</key>\n", depth: depth)
     }
 
