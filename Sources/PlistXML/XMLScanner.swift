@@ -37,22 +37,21 @@ package enum XMLScanner {
     /// The value of the document in `bytes` (which it copies), or `nil` when the document is
     /// not one this scanner reads.
     package static func plist(of bytes: Span<UInt8>, options: PlistReadOptions) -> Plist? {
-        table(of: Data(copying: bytes), options: options, readsUIDs: true)?.plist()
+        table(of: Data(copying: bytes), options: options, isForTree: true)?.plist()
     }
 
     /// The table of `document` (kept, not copied), or `nil` when the document is not one this
     /// scanner reads.
     package static func table(of document: Data, options: PlistReadOptions) -> XMLTable? {
-        table(of: document, options: options, readsUIDs: false)
+        table(of: document, options: options, isForTree: false)
     }
 
-    /// The table, with `CF$UID` dictionaries kept as dictionaries (for `XMLTable.plist()` to
-    /// make UIDs of) when `readsUIDs`, else declined.
-    private static func table(of document: Data, options: PlistReadOptions, readsUIDs: Bool) -> XMLTable? {
+    /// The table; when `isForTree`, for `XMLTable.plist()` alone (see `XMLScan.isForTree`).
+    private static func table(of document: Data, options: PlistReadOptions, isForTree: Bool) -> XMLTable? {
         let bytes = document.span
         guard bytes.count <= Int(Int32.max) else { return nil }
         var scan = XMLScan(options: options)
-        scan.readsUIDs = readsUIDs
+        scan.isForTree = isForTree
         // Room for a node per 16 bytes: more than documents hold (pages never touched cost nothing).
         scan.nodes = [XMLTable.Node](largeCapacity: bytes.count / 16)
         scan.children = [Int32](largeCapacity: bytes.count / 16)
@@ -108,8 +107,10 @@ private struct XMLScan {
     /// kept for their room).
     var keyOrder: [UInt128] = []
     var keyRows: [UInt64] = []
-    /// Whether `CF$UID` dictionaries are kept (for `XMLTable.plist()`) rather than declined.
-    var readsUIDs = false
+    /// The table is for `XMLTable.plist()`, which makes UIDs of `CF$UID` dictionaries and
+    /// reads repeated keys as the libxml2 reader does: such dictionaries are kept, not declined.
+    /// (The Codable decoder reads the table in place, and finds a key by its first entry.)
+    var isForTree = false
 
     init(options: PlistReadOptions) { budget = ReadBudget(options) }
 
@@ -464,6 +465,10 @@ private struct XMLScan {
         } else if !frame.needsKeyCheck {
             try sortKeyRows(bytes, words: words, count: count / 2, firstKey: firstKey)
             nodes[frame.node].flags = XMLTable.Node.indexedKeys
+        } else if isForTree {
+            // Keys that only as strings show whether two are equal: `XMLTable.plist()` hashes
+            // them once, as it builds the dictionary.
+            nodes[frame.node].flags = XMLTable.Node.uncheckedKeys
         } else {
             // A repeated key (equal as strings) keeps its first place and last value in the
             // libxml2 reader's dictionary: such documents are left to it.
@@ -474,7 +479,7 @@ private struct XMLScan {
             }
         }
         // A lone `CF$UID` key makes a UID: left to the libxml2 reader unless the table is for a `Plist`.
-        if count == 2, !readsUIDs, keyText(bytes, Int(children[firstKey])) == "CF$UID" { throw Decline() }
+        if count == 2, !isForTree, keyText(bytes, Int(children[firstKey])) == "CF$UID" { throw Decline() }
     }
 
     /// Puts the `count` rows of a dictionary's plain ASCII keys at `words` in `keyPrefixes`

@@ -74,6 +74,9 @@ package final class XMLTable: IndexedPlist {
         static let indexedKeys: UInt8 = 16
         /// An integer below zero.
         static let negative: UInt8 = 8
+        /// A dictionary of a table for `plist()` whose keys are escaped or not ASCII: a key may
+        /// be repeated (as a string), which takes its first place and its last value.
+        static let uncheckedKeys: UInt8 = 32
     }
 
     private let document: Data
@@ -373,8 +376,14 @@ package final class XMLTable: IndexedPlist {
                 if keys.count == 1, keys[0] == "CF$UID", let uid = values[0].uint64 {
                     // A keyed-archiver UID, as the libxml2 reader (`XMLTreeBuilder`) reads it.
                     built[node] = .uid(uid)
+                } else if entry.flags & Node.uncheckedKeys != 0 {
+                    // A repeated key keeps its first place and takes its last value, as in the
+                    // libxml2 reader (`XMLTreeBuilder`).
+                    var entries = OrderedDictionary<String, Plist>(minimumCapacity: keys.count)
+                    for (key, value) in zip(keys, values) { entries[key] = value }
+                    built[node] = .dictionary(entries)
                 } else {
-                    // Invariant: the scanner declined documents with a repeated key.
+                    // Invariant: the scanner declined documents with a repeated key here.
                     built[node] = .dictionary(OrderedDictionary(uncheckedUniqueKeys: keys, values: values))
                 }
             case .key:
