@@ -69,38 +69,6 @@ package enum UnicodeText {
         return output
     }
 
-    /// Appends the UTF-8 form of the UTF-16 code units in `bytes[start..<end]` (an even number of
-    /// bytes), rejecting unpaired surrogates.
-    /// - Throws: `PlistError` with `.invalidUTF16` and the offset of the bad unit in `bytes`.
-    package static func appendUTF16(
-        _ bytes: Span<UInt8>, from start: Int, to end: Int, bigEndian: Bool, to output: inout [UInt8]
-    ) throws(PlistError) {
-        func unit(_ at: Int) -> UInt32 {
-            bigEndian ? UInt32(bytes[at]) << 8 | UInt32(bytes[at + 1]) : UInt32(bytes[at + 1]) << 8 | UInt32(bytes[at])
-        }
-        // A unit gives at most 3 bytes, a surrogate pair 4: room for all, reserved once.
-        try output.append(addingCapacity: (end - start) / 2 * 3) { (utf8: inout OutputSpan<UInt8>) throws(PlistError) in
-            var position = start
-            while position < end {
-                var scalar = unit(position)
-                if scalar < 0x80 {
-                    utf8.append(UInt8(scalar))
-                    position += 2
-                    continue
-                }
-                if scalar & 0xF800 == 0xD800 {
-                    guard scalar < 0xDC00, position + 4 <= end, unit(position + 2) & 0xFC00 == 0xDC00 else {
-                        throw PlistError(.invalidUTF16, at: position)
-                    }
-                    scalar = 0x10000 + ((scalar - 0xD800) << 10 | (unit(position + 2) - 0xDC00))
-                    position += 2
-                }
-                appendUTF8(scalar, to: &utf8)
-                position += 2
-            }
-        }
-    }
-
     /// The string of the UTF-16 code units in `bytes[start..<end]`, as ``appendUTF16(_:from:to:bigEndian:to:)``
     /// reads them; `scratch` is room reused between strings.
     package static func string(
