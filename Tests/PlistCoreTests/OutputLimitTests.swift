@@ -45,6 +45,18 @@ import Testing
         expectRefusedQuickly { () throws(PlistError) in try buildFile.pbxprojBytes(projectName: "x") }
     }
 
+    /// 64 levels of two-element arrays over a small array of scalars, built in memory: 2^64
+    /// leaves. Small containers of scalars are measured each time they are met, not looked up;
+    /// every container holding containers must still be measured once, or this never ends.
+    @Test func sharingSixtyFourLevelsDeepIsMeasuredOnce() {
+        var value: Plist = [1, "two", 3.0]
+        for _ in 0..<64 { value = [value, value] }
+        expectRefusedQuickly { () throws(PlistError) in try value.xmlBytes() }
+        expectRefusedQuickly { () throws(PlistError) in try value.jsonBytes() }
+        let dictionaries = (0..<64).reduce(Plist.dictionary(["a": 1, "b": "two"])) { inner, _ in ["x": inner, "y": inner] }
+        expectRefusedQuickly { () throws(PlistError) in try dictionaries.openStepBytes() }
+    }
+
     /// A `.strings` file holds no containers, but its values can all be one shared string:
     /// 3,000 keys naming one 100 KB string are 300 MB of text in a 141 KB binary file.
     @Test func theStringsWriterRefusesASharedStringAtOnce() throws {

@@ -66,7 +66,7 @@ private struct LeastSize {
         case .data(let data): return Size(bytes: data.count, values: 1)
         case .array(let elements):
             guard depth < maxDepth, !elements.isEmpty else { return Size(bytes: 2, values: 1) }
-            let identity = StorageIdentity(elements)
+            let identity = Self.isSmallLeaf(elements) ? nil : StorageIdentity(elements)
             if let identity, let known = sizes[identity] { return known }
             var total = Size(bytes: 1, values: 1)
             // By index: each element is passed borrowed, not copied out (a retain and a release each).
@@ -81,7 +81,7 @@ private struct LeastSize {
             return total
         case .dictionary(let entries):
             guard depth < maxDepth, !entries.isEmpty else { return Size(bytes: 2, values: 1) }
-            let identity = StorageIdentity(entries)
+            let identity = Self.isSmallLeaf(entries.values) ? nil : StorageIdentity(entries)
             if let identity, let known = sizes[identity] { return known }
             var total = Size(bytes: 1, values: 1)
             let (keys, values) = (entries.keys, entries.values)
@@ -95,6 +95,21 @@ private struct LeastSize {
             return total
         default: return Size(bytes: 1, values: 1)
         }
+    }
+
+    /// Whether `values` are at most 16 scalars. Such a container is measured each time it is
+    /// met, not looked up by its storage: hashing its identity costs about as much. The work
+    /// stays bounded, since every container holding containers is measured once: a small leaf
+    /// is met once per reference to it in those containers, at most 16 steps each.
+    private static func isSmallLeaf(_ values: some RandomAccessCollection<Plist>) -> Bool {
+        guard values.count <= 16 else { return false }
+        for index in values.indices {
+            switch values[index] {
+            case .array, .dictionary: return false
+            default: continue
+            }
+        }
+        return true
     }
 
     /// Adds a child: one level deeper than its container, and followed by a separator (or, for
