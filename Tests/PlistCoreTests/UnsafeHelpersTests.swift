@@ -29,6 +29,39 @@ import Testing
         }
     }
 
+    /// Half-words read from a span are its bytes, little-endian, at every offset.
+    @Test func halfWordsAreTheBytesLittleEndian() {
+        let bytes: [UInt8] = Array(1...12)
+        for offset in 0...(bytes.count - 4) {
+            let expected = bytes[offset..<offset + 4].reversed().reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+            #expect(bytes.span.halfWord(at: offset) == expected)
+        }
+    }
+
+    /// The seeded hash reads its tail with overlapping loads: at every length up to 40, equal
+    /// bytes (at any place in a larger span) hash alike, and changing any one byte changes the
+    /// hash.
+    @Test func seededHashCountsEveryByte() {
+        var changed = 0
+        var compared = 0
+        for count in 0...40 {
+            let bytes = (0..<count).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ count) }
+            let hash = SeededHash.bytes(bytes.span)
+            let padded = [0xAA] + bytes + [0x55]
+            #expect(SeededHash.bytes(padded.span.extracting(1..<count + 1)) == hash)
+            for index in 0..<count {
+                for flip: UInt8 in [0x01, 0x80, 0xFF] {
+                    var other = bytes
+                    other[index] ^= flip
+                    compared += 1
+                    if SeededHash.bytes(other.span) != hash { changed += 1 }
+                }
+            }
+        }
+        #expect(compared == 2_460)
+        #expect(changed == compared)
+    }
+
     /// Large-capacity arrays are ordinary empty arrays with room for what was asked, small or
     /// large, and grow keeping their elements.
     @Test(arguments: [0, 1, 1_000, 3 << 20])

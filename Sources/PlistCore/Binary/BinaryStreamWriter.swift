@@ -114,7 +114,7 @@ public struct BinaryPlistStreamWriter {
             try misuse("the key \(container.pendingKeyText.debugDescription) has no value")
         }
         encodedKey.removeAll(keepingCapacity: true)
-        ScalarEncoding.string(key.utf8.span, into: &encodedKey)
+        ScalarEncoding.string(key, into: &encodedKey)
         let encoded = encodedKey
         let hash = BinaryStreamKeys.hash(encoded)
         let earlier = try keys.find(hash: hash, start: container.keyTableStart) { place throws(PlistError) in

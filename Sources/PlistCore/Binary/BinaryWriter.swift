@@ -53,7 +53,7 @@ private struct TreeObjects {
             let (object, start) = try table.reserveContainer(0xD0, count: count, slots: 2 * count, depth: depth)
             for (offset, key) in dictionary.keys.enumerated() {
                 table.setReference(
-                    start + offset, to: table.addScalar { ScalarEncoding.string(key.utf8.span, into: &$0) })
+                    start + offset, to: table.addScalar { ScalarEncoding.string(key, into: &$0) })
             }
             var height = 1
             for (offset, element) in dictionary.values.enumerated() {
@@ -398,7 +398,7 @@ enum ScalarEncoding {
     static func scalar(_ value: Plist, into out: inout [UInt8]) {
         switch value {
         case .string(let string):
-            self.string(string.utf8.span, into: &out)
+            self.string(string, into: &out)
         case .integer(let integer):
             self.integer(integer, into: &out)
         case .real(let real):
@@ -425,10 +425,17 @@ enum ScalarEncoding {
         appendUInt(bits, width: 8, to: &out)
     }
 
+    /// `string`, as `string(_:knownASCII:into:)` writes its UTF-8; a native `String` knows
+    /// whether it is ASCII, which spares reading it.
+    static func string(_ string: String, into out: inout [UInt8]) {
+        let text = string.utf8Span
+        Self.string(text.span, knownASCII: text.isKnownASCII, into: &out)
+    }
+
     /// The string with UTF-8 `utf8` (valid, as every `String`'s is): ASCII (0x5X) when every
-    /// character is ASCII, else UTF-16BE (0x6X).
-    static func string(_ utf8: Span<UInt8>, into out: inout [UInt8]) {
-        if utf8.isASCII {
+    /// character is ASCII (as `knownASCII` may say), else UTF-16BE (0x6X).
+    static func string(_ utf8: Span<UInt8>, knownASCII: Bool = false, into out: inout [UInt8]) {
+        if knownASCII || utf8.isASCII {
             header(0x50, count: utf8.count, into: &out)
             out.append(addingCapacity: utf8.count) { $0.append(copying: utf8) }
             return

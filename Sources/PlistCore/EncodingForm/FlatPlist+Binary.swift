@@ -106,7 +106,7 @@ private struct FlatObjects {
     private mutating func keyObject(_ key: Int32) -> Int {
         if keyObjects[Int(key)] >= 0 { return keyObjects[Int(key)] }
         let name = flat.keys.names[Int(key)]
-        let object = table.addScalar { ScalarEncoding.string(name.utf8.span, into: &$0) }
+        let object = table.addScalar { ScalarEncoding.string(name, into: &$0) }
         keyObjects[Int(key)] = object
         return object
     }

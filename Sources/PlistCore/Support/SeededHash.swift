@@ -13,10 +13,27 @@ enum SeededHash {
             hash = mix(hash ^ bytes.word(at: index), key)
             index += 8
         }
-        var tail: UInt64 = 0
-        for offset in 0..<(bytes.count - index) { tail |= UInt64(bytes[index + offset]) << (8 * offset) }
-        hash = mix(hash ^ tail, key ^ seed)
+        hash = mix(hash ^ tail(bytes, from: index), key ^ seed)
         return hash ^ hash >> 32
+    }
+
+    /// The last `bytes.count - index` bytes (fewer than 8) in one word, read as at most two
+    /// overlapping loads rather than byte by byte. Which word stands for which tail does not
+    /// matter, only that equal tails of one length give equal words and that each byte counts.
+    private static func tail(_ bytes: Span<UInt8>, from index: Int) -> UInt64 {
+        let count = bytes.count
+        switch count - index {
+        case 0:
+            return 0
+        case let remaining where count >= 8:
+            // The last 8 bytes; those before `index` were mixed already, and are again.
+            return bytes.word(at: count - 8) >> (8 * UInt64(8 - remaining))
+        case 4...:
+            return UInt64(bytes.halfWord(at: index)) | UInt64(bytes.halfWord(at: count - 4)) << 32
+        default:
+            let first = UInt64(bytes[index]), middle = UInt64(bytes[index + (count - index) / 2])
+            return first | middle << 8 | UInt64(bytes[count - 1]) << 16
+        }
     }
 
     /// The hash of 8 bytes of `bits` told apart by `tag`.

@@ -109,6 +109,13 @@ struct StorageIdentity: Hashable {
         self.values = values
     }
 
+    /// One word for the hasher, not three: two live containers never share their values'
+    /// storage, so its address alone tells them apart but for an array and a dictionary's
+    /// values (which `==` still does).
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(values)
+    }
+
     private static func address<C: Collection>(_ collection: C) -> UInt? {
         // Only the address is kept, as a number; nothing is read or written through it.
         collection.withContiguousStorageIfAvailable { UInt(bitPattern: $0.baseAddress) }
@@ -147,6 +154,13 @@ extension Span<UInt8> {
     package func word(at offset: Int) -> UInt64 {
         // SAFETY: every bit pattern is a valid `UInt64`; `unsafeLoadUnaligned` checks the bounds.
         unsafe bytes.unsafeLoadUnaligned(fromByteOffset: offset, as: UInt64.self).littleEndian
+    }
+
+    /// The 4 bytes at `offset`, little-endian, as `word(at:)` reads 8.
+    @inline(__always)
+    func halfWord(at offset: Int) -> UInt32 {
+        // SAFETY: every bit pattern is a valid `UInt32`; `unsafeLoadUnaligned` checks the bounds.
+        unsafe bytes.unsafeLoadUnaligned(fromByteOffset: offset, as: UInt32.self).littleEndian
     }
 
     /// Whether every byte is ASCII, tested eight at a time.
