@@ -27,7 +27,7 @@ enum BinaryWriter {
 private struct TreeObjects {
     var table: ObjectTable
     /// Containers already added: their object number and how many levels of containers they hold.
-    var containers: [StorageIdentity: (object: Int, height: Int)] = [:]
+    var containers = StorageTable<(object: Int, height: Int)>()
 
     /// Adds `value` and everything in it, found inside `depth` containers; returns its object
     /// number and its height (0 for scalars).
@@ -44,7 +44,7 @@ private struct TreeObjects {
                 table.setReference(start + offset, to: child.object)
                 height = max(height, child.height + 1)
             }
-            if let identity { containers[identity] = (object, height) }
+            if let identity { containers.insert((object, height), for: identity) }
             return (object, height)
         case .dictionary(let dictionary):
             let identity = StorageIdentity(dictionary)
@@ -61,7 +61,7 @@ private struct TreeObjects {
                 table.setReference(start + count + offset, to: child.object)
                 height = max(height, child.height + 1)
             }
-            if let identity { containers[identity] = (object, height) }
+            if let identity { containers.insert((object, height), for: identity) }
             return (object, height)
         case .integer(let integer):
             return (table.addInteger(integer), 0)

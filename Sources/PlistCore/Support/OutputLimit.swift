@@ -51,7 +51,7 @@ private struct LeastSize {
     let maxDepth: Int
     /// The sizes of the containers measured so far, by their storage (so that a container
     /// shared 2^64 times is measured once).
-    var sizes: [StorageIdentity: Size] = [:]
+    var sizes = StorageTable<Size>()
 
     init(cap: Int, indentation: Int, maxDepth: Int) {
         self.cap = cap
@@ -77,7 +77,7 @@ private struct LeastSize {
                 add(child, to: &total)
                 if total.bytes == cap { break }
             }
-            if let identity { sizes[identity] = total }
+            if let identity { sizes.insert(total, for: identity) }
             return total
         case .dictionary(let entries):
             guard depth < maxDepth, !entries.isEmpty else { return Size(bytes: 2, values: 1) }
@@ -91,7 +91,7 @@ private struct LeastSize {
                 add(child, to: &total)
                 if total.bytes == cap { break }
             }
-            if let identity { sizes[identity] = total }
+            if let identity { sizes.insert(total, for: identity) }
             return total
         default: return Size(bytes: 1, values: 1)
         }

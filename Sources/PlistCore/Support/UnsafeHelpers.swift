@@ -90,7 +90,7 @@ extension Array where Element: BitwiseCopyable {
 /// The identity of a container's storage: equal for copies of one array or dictionary (which
 /// share storage until mutated), different for containers built separately. Only meaningful
 /// while the containers are alive; `nil` when the storage's address is not available.
-struct StorageIdentity: Hashable {
+struct StorageIdentity: Equatable {
     private let isDictionary: Bool
     private let keys: UInt
     private let values: UInt
@@ -109,12 +109,10 @@ struct StorageIdentity: Hashable {
         self.values = values
     }
 
-    /// One word for the hasher, not three: two live containers never share their values'
-    /// storage, so its address alone tells them apart but for an array and a dictionary's
-    /// values (which `==` still does).
-    func hash(into hasher: inout Hasher) {
-        hasher.combine(values)
-    }
+    /// The address of the values' storage: two live containers share it only when one is an
+    /// array made of the other's values, or two dictionaries share their values (which `==`
+    /// still tells apart). `StorageTable` hashes it alone.
+    var address: UInt { values }
 
     private static func address<C: Collection>(_ collection: C) -> UInt? {
         // Only the address is kept, as a number; nothing is read or written through it.
