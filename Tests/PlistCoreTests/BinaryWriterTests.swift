@@ -71,6 +71,26 @@ import Testing
         #expect(try Plist(binary: separate.binaryBytes()) == separate)
     }
 
+    /// Dictionaries sharing their keys' storage (as the binary reader makes them, with
+    /// `mapValues`) reuse the first one's key objects: the same bytes as the same tree with
+    /// every dictionary's keys its own, among dictionaries with other keys of the same texts.
+    @Test func dictionariesSharingKeysGiveTheBytesOfUnsharedOnes() throws {
+        let first: OrderedDictionary<String, Plist> = ["name": "a", "id": 1, "caf\u{E9}": true, "tags": ["x"]]
+        var shared: [Plist] = []
+        var unshared: [Plist] = []
+        for index in 0..<50 {
+            let sharing = first.mapValues { value -> Plist in value.integer != nil ? .integer(PlistInteger(index)) : value }
+            let own = OrderedDictionary(uniqueKeysWithValues: zip(sharing.keys.map { String($0) }, sharing.values))
+            // Same key texts in another order, and a subset: key objects are per text, not per set.
+            let reordered: OrderedDictionary<String, Plist> = ["id": .integer(PlistInteger(index)), "name": "b"]
+            shared += [.dictionary(sharing), .dictionary(reordered)]
+            unshared += [.dictionary(own), .dictionary(reordered)]
+        }
+        let sharedBytes = try Plist.array(shared).binaryBytes()
+        #expect(sharedBytes == (try Plist.array(unshared).binaryBytes()))
+        #expect(try Plist(binary: sharedBytes) == .array(unshared))
+    }
+
     @Test func aHugeTreeOfSharedContainersIsWrittenSmall() throws {
         var value: Plist = "leaf"
         for _ in 0..<100 { value = [value, ["k": value]] }

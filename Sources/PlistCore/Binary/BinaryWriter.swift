@@ -28,6 +28,9 @@ private struct TreeObjects {
     var table: ObjectTable
     /// Containers already added: their object number and how many levels of containers they hold.
     var containers = StorageTable<(object: Int, height: Int)>()
+    /// Key storages already added (dictionaries read with the same keys share them): where the
+    /// references to their key objects were set first.
+    var keySets = StorageTable<Int>()
 
     /// Adds `value` and everything in it, found inside `depth` containers; returns its object
     /// number and its height (0 for scalars).
@@ -51,10 +54,7 @@ private struct TreeObjects {
             if let known = try known(identity, depth: depth) { return known }
             let count = dictionary.count
             let (object, start) = try table.reserveContainer(0xD0, count: count, slots: 2 * count, depth: depth)
-            for (offset, key) in dictionary.keys.enumerated() {
-                table.setReference(
-                    start + offset, to: table.addScalar { ScalarEncoding.string(key, into: &$0) })
-            }
+            setKeys(of: dictionary, at: start)
             var height = 1
             for (offset, element) in dictionary.values.enumerated() {
                 let child = try add(element, depth: depth + 1)
@@ -74,6 +74,20 @@ private struct TreeObjects {
         default:
             return (table.addScalar { ScalarEncoding.scalar(value, into: &$0) }, 0)
         }
+    }
+
+    /// Sets the references to the keys of `dictionary` at `start`: the key objects of a key
+    /// storage met before are reused, not encoded and looked up again.
+    private mutating func setKeys(of dictionary: OrderedDictionary<String, Plist>, at start: Int) {
+        let identity = StorageIdentity(keysOf: dictionary)
+        if let identity, let first = keySets[identity] {
+            table.copyReferences(dictionary.count, from: first, to: start)
+            return
+        }
+        for (offset, key) in dictionary.keys.enumerated() {
+            table.setReference(start + offset, to: table.addScalar { ScalarEncoding.string(key, into: &$0) })
+        }
+        if let identity { keySets.insert(start, for: identity) }
     }
 
     /// The container with `identity` if it was added already, after checking that it is not
@@ -146,6 +160,11 @@ struct ObjectTable {
     /// Sets reference `slot` of a container to `object`.
     mutating func setReference(_ slot: Int, to object: Int) {
         references[slot] = Int32(truncatingIfNeeded: object)
+    }
+
+    /// Sets references `slot..<slot + count` to those at `source..<source + count`.
+    mutating func copyReferences(_ count: Int, from source: Int, to slot: Int) {
+        for offset in 0..<count { references[slot + offset] = references[source + offset] }
     }
 
     /// Adds an integer, as `addScalar` does.

@@ -91,28 +91,38 @@ extension Array where Element: BitwiseCopyable {
 /// share storage until mutated), different for containers built separately. Only meaningful
 /// while the containers are alive; `nil` when the storage's address is not available.
 struct StorageIdentity: Equatable {
-    private let isDictionary: Bool
+    private enum Kind: UInt8 {
+        case array, dictionary, keys
+    }
+
+    private let kind: Kind
+    /// The storage of the elements, of the dictionary's values, or of the keys alone.
+    let address: UInt
+    /// A dictionary's keys' storage (zero for the others).
     private let keys: UInt
-    private let values: UInt
 
     init?(_ elements: [Plist]) {
-        guard let values = Self.address(elements) else { return nil }
-        isDictionary = false
+        guard let address = Self.address(elements) else { return nil }
+        kind = .array
+        self.address = address
         keys = 0
-        self.values = values
     }
 
     init?(_ entries: OrderedDictionary<String, Plist>) {
         guard let keys = Self.address(entries.keys), let values = Self.address(entries.values) else { return nil }
-        isDictionary = true
+        kind = .dictionary
+        address = values
         self.keys = keys
-        self.values = values
     }
 
-    /// The address of the values' storage: two live containers share it only when one is an
-    /// array made of the other's values, or two dictionaries share their values (which `==`
-    /// still tells apart). `StorageTable` hashes it alone.
-    var address: UInt { values }
+    /// The identity of a dictionary's keys alone, which dictionaries read with the same keys
+    /// share (`OrderedDictionary.mapValues` keeps them).
+    init?(keysOf entries: OrderedDictionary<String, Plist>) {
+        guard let keys = Self.address(entries.keys) else { return nil }
+        kind = .keys
+        address = keys
+        self.keys = 0
+    }
 
     private static func address<C: Collection>(_ collection: C) -> UInt? {
         // Only the address is kept, as a number; nothing is read or written through it.
