@@ -1,3 +1,4 @@
+import OrderedCollections
 import TestSupport
 import Testing
 
@@ -20,5 +21,28 @@ import Testing
             let expected = keys.indices.sorted { Array(keys[$0].utf16).lexicographicallyPrecedes(keys[$1].utf16) }
             #expect(KeyOrder.sortedIndices(keys) == expected, "\(keys)")
         }
+    }
+
+    /// Writers find each key storage's order once (`KeyOrders`): dictionaries sharing their
+    /// keys (made with `mapValues`), among others with the same keys in other orders or other
+    /// keys, are written as the same tree with every dictionary's keys its own.
+    @Test func sharedKeysAreWrittenInTheOrderOfUnsharedOnes() throws {
+        let unsorted: OrderedDictionary<String, Plist> = ["zeta": 1, "alpha": 2, "\u{E9}t\u{E9}": 3, "Mid": 4]
+        let reordered: OrderedDictionary<String, Plist> = ["Mid": 1, "zeta": 2, "alpha": 3]
+        var shared: [Plist] = []
+        var unshared: [Plist] = []
+        for index in 0..<30 {
+            let sharing = unsorted.mapValues { _ in Plist.string("\(index)") }
+            let own = OrderedDictionary(uniqueKeysWithValues: zip(sharing.keys.map { String($0) }, sharing.values))
+            let other = reordered.mapValues { _ in Plist.string("v\(index)") }
+            shared += [.dictionary(sharing), .dictionary(other)]
+            unshared += [.dictionary(own), .dictionary(OrderedDictionary(uniqueKeysWithValues: other.map { ($0.key, $0.value) }))]
+        }
+        let (a, b) = (Plist.array(shared), Plist.array(unshared))
+        #expect(try a.xmlBytes() == b.xmlBytes())
+        #expect(try a.jsonBytes(options: .init(sortsKeys: true)) == b.jsonBytes(options: .init(sortsKeys: true)))
+        #expect(try a.openStepBytes(options: .init(sortsKeys: true)) == b.openStepBytes(options: .init(sortsKeys: true)))
+        let text = String(decoding: try a.xmlBytes(), as: UTF8.self)
+        #expect(text.ranges(of: "<key>Mid</key>\n\t\t<string>7</string>\n\t\t<key>alpha</key>").count == 1)
     }
 }

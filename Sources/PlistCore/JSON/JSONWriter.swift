@@ -28,6 +28,7 @@ private struct JSONTextWriter {
     let options: PlistWriteOptions
     var out: TextOutput
     var path: [String] = []
+    var keyOrders = KeyOrders()
 
     mutating func value(_ value: Plist, depth: Int) throws(PlistError) {
         try out.reserve((options.indentsJSON ? 2 * depth : 0) + Self.leastSize(of: value))
@@ -137,8 +138,8 @@ private struct JSONTextWriter {
         out.append("}")
     }
 
-    func order(_ entries: OrderedDictionary<String, Plist>) -> [Int] {
-        guard options.sortsKeys, let order = KeyOrder.sortedOrder(entries.keys) else {
+    mutating func order(_ entries: OrderedDictionary<String, Plist>) -> [Int] {
+        guard options.sortsKeys, let order = keyOrders.sortedOrder(of: entries) else {
             return Array(entries.elements.indices)
         }
         return order

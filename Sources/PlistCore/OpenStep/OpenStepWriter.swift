@@ -70,6 +70,7 @@ private struct OpenStepTextWriter {
     var out: TextOutput
     /// The keys and indexes down to the value being written, for error messages.
     var path: [String] = []
+    var keyOrders = KeyOrders()
 
     /// Writes `value`, which is indented by `depth` tabs.
     mutating func value(_ value: Plist, depth: Int) throws(PlistError) {
@@ -122,8 +123,8 @@ private struct OpenStepTextWriter {
     }
 
     /// The entries in the order options ask for.
-    func ordered(_ entries: OrderedDictionary<String, Plist>) -> [(key: String, value: Plist)] {
-        guard options.sortsKeys, let order = KeyOrder.sortedOrder(entries.keys) else { return Array(entries.elements) }
+    mutating func ordered(_ entries: OrderedDictionary<String, Plist>) -> [(key: String, value: Plist)] {
+        guard options.sortsKeys, let order = keyOrders.sortedOrder(of: entries) else { return Array(entries.elements) }
         return order.map { entries.elements[$0] }
     }
 

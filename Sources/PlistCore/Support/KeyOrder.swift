@@ -65,3 +65,21 @@ enum KeyOrder {
         return x.count < y.count
     }
 }
+
+/// The CoreFoundation order of each key storage a writer meets, found once: dictionaries read
+/// with the same keys share their storage (`OrderedDictionary.mapValues` keeps it), and an
+/// iTunes-like library has 20,000 tracks of about 30 keys in a few hundred key sets.
+struct KeyOrders {
+    /// Only orders of unsorted keys: keys in order are found so in one pass, about what a
+    /// lookup costs, and a small file's writer then keeps no table.
+    private var orders = StorageTable<[Int]>()
+
+    /// The positions of `entries`' keys in CoreFoundation's order, or `nil` when they are in it.
+    mutating func sortedOrder(of entries: OrderedDictionary<String, Plist>) -> [Int]? {
+        let identity = StorageIdentity(keysOf: entries)
+        if let identity, let known = orders[identity] { return known }
+        guard let order = KeyOrder.sortedOrder(entries.keys) else { return nil }
+        if let identity { orders.insert(order, for: identity) }
+        return order
+    }
+}

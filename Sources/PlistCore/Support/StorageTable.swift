@@ -6,13 +6,15 @@
 /// with no seed; a `Dictionary` hashed each identity with the seeded SipHash, a tenth of the
 /// time of writing a file of small containers.
 struct StorageTable<Value> {
-    // Invariant: `slots.count` is a power of two, 2^(64 - shift); `count` slots are full.
-    private var slots: [(identity: StorageIdentity, value: Value)?] = Array(repeating: nil, count: 16)
+    // Invariant: `slots` is empty (nothing kept yet: a small write may never keep anything) or
+    // 2^(64 - shift) slots, of which `count` are full.
+    private var slots: [(identity: StorageIdentity, value: Value)?] = []
     private var shift: UInt64 = 60
     private var count = 0
 
     /// The value kept for `identity`, if any.
     subscript(identity: StorageIdentity) -> Value? {
+        guard !slots.isEmpty else { return nil }
         let mask = slots.count - 1
         var slot = firstSlot(identity)
         while let entry = slots[slot] {
@@ -24,6 +26,7 @@ struct StorageTable<Value> {
 
     /// Keeps `value` for `identity`, in place of any value kept before.
     mutating func insert(_ value: Value, for identity: StorageIdentity) {
+        if slots.isEmpty { slots = Array(repeating: nil, count: 16) }
         let mask = slots.count - 1
         var slot = firstSlot(identity)
         while let entry = slots[slot] {

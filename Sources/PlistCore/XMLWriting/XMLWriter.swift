@@ -80,6 +80,7 @@ enum XMLWriter {
 private struct TreeWriter {
     var text: XMLOutput
     let sortsKeys: Bool
+    var keyOrders = KeyOrders()
 
     /// Writes `value` and its closing newline, indented by `depth` tabs (also the number of
     /// containers around it).
@@ -97,7 +98,7 @@ private struct TreeWriter {
             }
             guard try text.open("dict", isEmpty: entries.isEmpty, depth: depth) else { return }
             let (keys, values) = (entries.keys, entries.values)
-            if sortsKeys, let order = KeyOrder.sortedOrder(keys) {
+            if sortsKeys, let order = keyOrders.sortedOrder(of: entries) {
                 for index in order { try entry(keys[index], values[index], depth: depth + 1) }
             } else {
                 for index in keys.indices { try entry(keys[index], values[index], depth: depth + 1) }
