@@ -19,8 +19,10 @@ package import Foundation
 /// attributes, placed as the property-list grammar requires, in start-and-end or empty form;
 /// white space and comments between elements; text with the five predefined entities,
 /// numeric character references and any character XML allows. Leaf values must read as the
-/// libxml2 reader reads them (`XMLScalars`), dictionaries must not repeat a key, and the
-/// document must stay within `maxDepth`, `maxObjects` and `maxContentBytes`.
+/// libxml2 reader reads them (`XMLScalars`), dictionaries must not repeat a key (but for
+/// `plist(of:options:)`, a key escaped or beyond ASCII, which its tree keeps in its first place
+/// with its last value, as the libxml2 reader does), and the document must stay within
+/// `maxDepth`, `maxObjects` and `maxContentBytes`.
 ///
 /// It declines (returns `nil`) anything else: CDATA sections, processing instructions, an
 /// internal DTD subset, other encodings, UTF-16 and byte-order marks, unknown entities,

@@ -1,6 +1,6 @@
 import Foundation
 import OrderedCollections
-import PlistCore
+@testable import PlistCore
 import Testing
 
 /// The binary writer: exact bytes, uniquing, the smallest widths, and its limits.
@@ -80,6 +80,7 @@ import Testing
         var unshared: [Plist] = []
         for index in 0..<50 {
             let sharing = first.mapValues { value -> Plist in value.integer != nil ? .integer(PlistInteger(index)) : value }
+            #expect(StorageIdentity(keysOf: sharing) == StorageIdentity(keysOf: first))
             let own = OrderedDictionary(uniqueKeysWithValues: zip(sharing.keys.map { String($0) }, sharing.values))
             // Same key texts in another order, and a subset: key objects are per text, not per set.
             let reordered: OrderedDictionary<String, Plist> = ["id": .integer(PlistInteger(index)), "name": "b"]

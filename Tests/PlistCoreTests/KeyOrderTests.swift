@@ -33,6 +33,7 @@ import Testing
         var unshared: [Plist] = []
         for index in 0..<30 {
             let sharing = unsorted.mapValues { _ in Plist.string("\(index)") }
+            #expect(StorageIdentity(keysOf: sharing) == StorageIdentity(keysOf: unsorted))
             let own = OrderedDictionary(uniqueKeysWithValues: zip(sharing.keys.map { String($0) }, sharing.values))
             let other = reordered.mapValues { _ in Plist.string("v\(index)") }
             shared += [.dictionary(sharing), .dictionary(other)]

@@ -11,6 +11,9 @@ import Testing
         let dictionaries: [OrderedDictionary<String, Plist>] = (0..<1_000).map { ["k\($0)": .bool(true)] }
         // A dictionary sharing the values (not the keys) of another, and an array made of them.
         let sharingValues = OrderedDictionary(uncheckedUniqueKeys: ["other"], values: dictionaries[0].values.elements)
+        let first = try #require(StorageIdentity(dictionaries[0]))
+        #expect(try #require(StorageIdentity(sharingValues)).address == first.address)
+        #expect(try #require(StorageIdentity(dictionaries[0].values.elements)).address == first.address)
         var table = StorageTable<Int>()
         for (index, array) in arrays.enumerated() where index % 2 == 0 {
             table.insert(index, for: try #require(StorageIdentity(array)))

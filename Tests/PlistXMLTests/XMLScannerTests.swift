@@ -282,6 +282,10 @@ import Testing
         "<dict><key>\u{E9}</key><integer>1</integer><key>x</key><integer>2</integer><key>\u{E9}</key><integer>3</integer></dict>",
         "<dict><key>\u{E9}</key><integer>1</integer><key>\u{E9}</key><dict><key>CF$UID</key><integer>3</integer></dict></dict>",
         "<array><dict><key>\u{3B1}</key><string>1</string><key>\u{3B2}</key><string>2</string></dict><dict><key>&lt;</key><true/></dict></array>",
+        "<dict><key>a</key><integer>1</integer><key>&#97;</key><integer>2</integer></dict>",
+        "<dict><key>CF&#36;UID</key><integer>1</integer><key>CF$UID</key><integer>2</integer></dict>",
+        "<dict>" + (0..<20).map { "<key>\u{E9}\($0)</key><integer>\($0)</integer>" }.joined()
+            + "<key>\u{E9}7</key><string>last</string></dict>",
     ])
     func readsRepeatedUncheckedKeysForATreeAsLibXML2Does(body: String) throws {
         let bytes = Self.document(body)

@@ -70,16 +70,19 @@ enum KeyOrder {
 /// with the same keys share their storage (`OrderedDictionary.mapValues` keeps it), and an
 /// iTunes-like library has 20,000 tracks of about 30 keys in a few hundred key sets.
 struct KeyOrders {
-    /// Only orders of unsorted keys: keys in order are found so in one pass, about what a
-    /// lookup costs, and a small file's writer then keeps no table.
-    private var orders = StorageTable<[Int]>()
+    /// Orders of unsorted keys only (keys in order are found so in one pass, about what a lookup
+    /// costs, and a small file's writer then keeps no table), and only from the second time a
+    /// storage is met: the first time, `nil` notes it. A tree read from text, whose dictionaries
+    /// share no keys, keeps no orders.
+    private var orders = StorageTable<[Int]?>()
 
     /// The positions of `entries`' keys in CoreFoundation's order, or `nil` when they are in it.
     mutating func sortedOrder(of entries: OrderedDictionary<String, Plist>) -> [Int]? {
-        let identity = StorageIdentity(keysOf: entries)
-        if let identity, let known = orders[identity] { return known }
+        guard let identity = StorageIdentity(keysOf: entries) else { return KeyOrder.sortedOrder(entries.keys) }
+        let known = orders[identity]
+        if case .some(.some(let order)) = known { return order }
         guard let order = KeyOrder.sortedOrder(entries.keys) else { return nil }
-        if let identity { orders.insert(order, for: identity) }
+        orders.insert(known == nil ? nil : order, for: identity)
         return order
     }
 }

@@ -72,7 +72,7 @@ private struct LeastSize {
             // By index: each element is passed borrowed, not copied out (a retain and a release each).
             for index in elements.indices {
                 // Measured before `add` is called: a call to a method of `self` in progress
-                // holds a copy of `sizes`, and inserting would then copy the whole dictionary.
+                // holds a copy of `sizes`, and inserting would then copy the whole table.
                 let child = size(of: elements[index], depth: depth + 1)
                 add(child, to: &total)
                 if total.bytes == cap { break }

@@ -26,7 +26,7 @@ enum SeededHash {
         case 0:
             return 0
         case let remaining where count >= 8:
-            // The last 8 bytes; those before `index` were mixed already, and are again.
+            // The last 8 bytes, shifted so that only the `remaining` ones after `index` are left.
             return bytes.word(at: count - 8) >> (8 * UInt64(8 - remaining))
         case 4...:
             return UInt64(bytes.halfWord(at: index)) | UInt64(bytes.halfWord(at: count - 4)) << 32
