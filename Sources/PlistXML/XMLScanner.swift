@@ -368,12 +368,16 @@ private struct XMLScan {
         let raw = bytes.extracting(range)
         switch kind {
         case .key:
-            // Longer keys are left to the libxml2 reader: the table keeps 16 bits of length.
-            guard range.count <= Int(UInt16.max) else { throw Decline() }
             try count(content: range.count)
-            node.keyLength = UInt16(range.count)
-            node.end = XMLTable.Node.prefix(raw)
-            noteKey(bytes, node, flags)
+            if range.count <= Int(UInt16.max) {
+                node.keyLength = UInt16(range.count)
+                node.end = XMLTable.Node.prefix(raw)
+            } else {
+                // The length in `end` (no prefix): the dictionary's keys are compared as strings.
+                node.flags |= XMLTable.Node.longKey
+                node.end = UInt64(range.count)
+            }
+            noteKey(bytes, node, node.flags)
         case .string, .data:
             try count(values: 1)
             try count(content: range.count)

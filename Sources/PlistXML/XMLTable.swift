@@ -23,7 +23,7 @@ package final class XMLTable: IndexedPlist {
     /// One value. Invariant (set by the scanner): for `string` and `data`, `start..<end` is the
     /// raw text in the document; for `key`, `start..<start + keyLength`, and `end` holds its
     /// first 8 bytes big-endian (zeros after a shorter key), which orders keys as their bytes
-    /// do (XML text holds no NUL); for `dictionary` and `array`, `start` is where the children
+    /// do (XML text holds no NUL), or for a `longKey` its length; for `dictionary` and `array`, `start` is where the children
     /// are in `children` and the low 32 bits of `end` how many entries or elements there are
     /// (for a dictionary, the high 32 bits say where its keys' prefixes are in `keyPrefixes`);
     /// for `integer`, `end` is the bit pattern (`negative` in the flags), for `real` and `date`
@@ -40,7 +40,8 @@ package final class XMLTable: IndexedPlist {
 
         /// Where the raw text of a `key`, `string` or `data` node is.
         var text: Range<Int> {
-            kind == .key ? Int(start)..<Int(start) + Int(keyLength) : Int(start)..<Int(end)
+            guard kind == .key else { return Int(start)..<Int(end) }
+            return Int(start)..<Int(start) + (flags & Self.longKey != 0 ? Int(end) : Int(keyLength))
         }
 
         /// The first 8 bytes of `text`, big-endian, zeros after a shorter text.
@@ -74,6 +75,9 @@ package final class XMLTable: IndexedPlist {
         static let indexedKeys: UInt8 = 16
         /// An integer below zero.
         static let negative: UInt8 = 8
+        /// A key of more than 65,535 bytes: `end` holds its length, not its first 8 bytes, and
+        /// its dictionary's keys are compared as strings.
+        static let longKey: UInt8 = 64
         /// A dictionary of a table for `plist()` whose keys are escaped or not ASCII: a key may
         /// be repeated (as a string), which takes its first place and its last value.
         static let uncheckedKeys: UInt8 = 32
@@ -299,7 +303,9 @@ package final class XMLTable: IndexedPlist {
         _ isASCII: Bool
     ) -> Bool {
         let entry = nodes[Int(children[child])]
-        guard isASCII, entry.flags & (Node.escaped | Node.nonASCII) == 0 else { return text(entry) == key }
+        guard isASCII, entry.flags & (Node.escaped | Node.nonASCII | Node.longKey) == 0 else {
+            return text(entry) == key
+        }
         return compare(entry, wanted, prefix) == 0
     }
 
