@@ -30,7 +30,6 @@ let package = Package(
     targets: [
         .target(
             name: "PlistCore",
-            dependencies: [.product(name: "OrderedCollections", package: "swift-collections")],
             swiftSettings: settings + [.strictMemorySafety(), .treatAllWarnings(as: .error)]
         ),
         .systemLibrary(
@@ -63,23 +62,19 @@ let package = Package(
         // nothing else depends on swift-configuration.
         .target(
             name: "PlistConfiguration",
-            dependencies: [
-                "PlistKit", .product(name: "Configuration", package: "swift-configuration"),
-                .product(name: "OrderedCollections", package: "swift-collections"),
-            ],
+            dependencies: ["PlistKit", .product(name: "Configuration", package: "swift-configuration")],
             swiftSettings: settings
         ),
         .executableTarget(
             name: "plistconv",
             dependencies: [
                 "PlistKit", "PlistStore", .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "OrderedCollections", package: "swift-collections"),
             ],
             swiftSettings: settings
         ),
         .target(
             name: "TestSupport",
-            dependencies: ["PlistCore", .product(name: "OrderedCollections", package: "swift-collections")],
+            dependencies: ["PlistCore"],
             path: "Tests/TestSupport",
             swiftSettings: settings
         ),
@@ -94,8 +89,7 @@ let package = Package(
         .testTarget(
             name: "PlistXMLTests",
             dependencies: [
-                "PlistCore", "PlistXML", "TestSupport", .product(name: "OrderedCollections", package: "swift-collections"),
-                .product(name: "PropertyBased", package: "swift-property-based"),
+                "PlistCore", "PlistXML", "TestSupport", .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             swiftSettings: settings),
         // Encodes a large model in a process of its own, for `ThreadTests` to count its threads.
@@ -105,7 +99,6 @@ let package = Package(
             name: "PlistKitTests",
             dependencies: [
                 "PlistKit", "TestSupport", "plist-thread-probe",
-                .product(name: "OrderedCollections", package: "swift-collections"),
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
@@ -118,7 +111,6 @@ let package = Package(
             name: "PlistStoreTests",
             dependencies: [
                 "PlistStore", "PlistKit", "TestSupport", "plist-store-probe", "plistconv",
-                .product(name: "OrderedCollections", package: "swift-collections"),
             ],
             swiftSettings: settings),
         .testTarget(
@@ -126,7 +118,6 @@ let package = Package(
             dependencies: [
                 "PlistConfiguration", "PlistKit", .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "OrderedCollections", package: "swift-collections"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ],
             swiftSettings: settings),
@@ -134,7 +125,6 @@ let package = Package(
             name: "plistconvTests",
             dependencies: [
                 "plistconv", "TestSupport", .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "OrderedCollections", package: "swift-collections"),
             ],
             swiftSettings: settings
         ),

@@ -6,7 +6,6 @@ let package = Package(
     platforms: [.macOS("26.0")],
     dependencies: [
         .package(name: "swift-plist", path: ".."),
-        .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         .package(url: "https://github.com/ordo-one/package-benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
     ],
     targets: [
@@ -14,7 +13,6 @@ let package = Package(
             name: "BenchmarkInputs",
             dependencies: [
                 .product(name: "PlistKit", package: "swift-plist"),
-                .product(name: "OrderedCollections", package: "swift-collections"),
             ],
             path: "Benchmarks/BenchmarkInputs",
             swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
@@ -26,7 +24,6 @@ let package = Package(
                 .product(name: "Benchmark", package: "package-benchmark"),
                 .product(name: "PlistKit", package: "swift-plist"),
                 .product(name: "PlistStore", package: "swift-plist"),
-                .product(name: "OrderedCollections", package: "swift-collections"),
             ],
             path: "Benchmarks/PlistBenchmarks",
             swiftSettings: [.enableUpcomingFeature("ExistentialAny")],
@@ -36,7 +33,6 @@ let package = Package(
             name: "plist-bench-inputs",
             dependencies: [
                 "BenchmarkInputs", .product(name: "PlistKit", package: "swift-plist"),
-                .product(name: "OrderedCollections", package: "swift-collections"),
             ],
             path: "Tools/plist-bench-inputs",
             swiftSettings: [.enableUpcomingFeature("ExistentialAny")]

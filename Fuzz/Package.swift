@@ -13,7 +13,7 @@ let settings: [SwiftSetting] = [
 func fuzzTarget(_ name: String) -> Target {
     .executableTarget(
         name: name,
-        dependencies: ["FuzzSupport", .product(name: "OrderedCollections", package: "swift-collections")],
+        dependencies: ["FuzzSupport"],
         swiftSettings: settings)
 }
 
@@ -22,7 +22,6 @@ let package = Package(
     platforms: [.macOS("26.0")],
     dependencies: [
         .package(name: "swift-plist", path: ".."),
-        .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
     ],
     targets: [
         .target(name: "CFuzzDriver"),
@@ -30,7 +29,6 @@ let package = Package(
             name: "FuzzSupport",
             dependencies: [
                 "CFuzzDriver", .product(name: "PlistKit", package: "swift-plist"),
-                .product(name: "OrderedCollections", package: "swift-collections"),
             ],
             swiftSettings: settings
         ),

@@ -1,5 +1,4 @@
 public import Configuration
-public import OrderedCollections
 public import PlistKit
 
 /// A swift-configuration snapshot of a property-list file in any format this package reads
@@ -34,7 +33,7 @@ public struct PlistConfigSnapshot: Sendable {
     }
 
     /// The file's top-level dictionary.
-    public let root: OrderedDictionary<String, Plist>
+    public let root: PlistDictionary
     public let providerName: String
     let secretsSpecifier: SecretsSpecifier<String, Plist>
 }

@@ -1,4 +1,3 @@
-import OrderedCollections
 public import SystemPackage
 
 #if canImport(FoundationEssentials)

@@ -1,4 +1,3 @@
-import OrderedCollections
 import PlistKit
 
 #if canImport(Glibc)
@@ -56,7 +55,7 @@ struct DomainFile: Sendable {
     /// The entries on disk and the file's identity; empty and nil when there is no file.
     /// - Throws: `.damagedFile` (not yet moved aside) when the file is not a property list with
     ///   a dictionary at the top; `.io` when it cannot be read.
-    func read() throws(PlistStoreError) -> (OrderedDictionary<String, Plist>, FileIdentity?) {
+    func read() throws(PlistStoreError) -> (PlistDictionary, FileIdentity?) {
         guard let identity = FileIdentity(path: path) else { return ([:], nil) }
         let value: Plist
         do {
@@ -106,7 +105,7 @@ struct DomainFile: Sendable {
 
     /// Writes `entries` as a binary property list: temporary file, fsync, rename, fsync of the
     /// folder. A new file gets mode 0600.
-    func write(_ entries: OrderedDictionary<String, Plist>) throws(PlistStoreError) {
+    func write(_ entries: PlistDictionary) throws(PlistStoreError) {
         let isNew = FileIdentity(path: path) == nil
         do {
             let bytes = try Plist.dictionary(entries).bytes(format: .binary)

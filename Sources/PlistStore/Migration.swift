@@ -1,4 +1,3 @@
-public import OrderedCollections
 public import PlistKit
 
 #if canImport(FoundationEssentials)
@@ -23,7 +22,7 @@ extension Preferences {
     /// Apple's binary `Library/Preferences/*.plist` files (any property-list format is read).
     /// - Throws: ``PlistStoreError/Code/damagedFile`` when it is not a property list with a
     ///   dictionary at the top; ``PlistStoreError/Code/io`` when it cannot be read.
-    public static func entries(ofPreferencesFile path: String) throws(PlistStoreError) -> OrderedDictionary<String, Plist> {
+    public static func entries(ofPreferencesFile path: String) throws(PlistStoreError) -> PlistDictionary {
         let folder = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
         let name = path.split(separator: "/").last.map(String.init) ?? path
         let file = DomainFile(folder: folder, domain: name.hasSuffix(".plist") ? String(name.dropLast(6)) : name)

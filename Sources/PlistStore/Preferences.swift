@@ -1,4 +1,4 @@
-public import OrderedCollections
+import OrderedCollections
 public import PlistKit
 import Synchronization
 
@@ -32,7 +32,7 @@ public final class Preferences: Sendable {
     /// The container whose `Library/Preferences` holds the domain files.
     public let container: AppContainer
     /// The argument domain, from the launch arguments.
-    public let argumentDomain: OrderedDictionary<String, Plist>
+    public let argumentDomain: PlistDictionary
 
     let flushDelay: Duration?
     let errorHandler: @Sendable (PlistStoreError) -> Void
@@ -128,7 +128,7 @@ public final class Preferences: Sendable {
     }
 
     /// The dictionary, if the value is one.
-    public func dictionary(forKey key: String) -> OrderedDictionary<String, Plist>? {
+    public func dictionary(forKey key: String) -> PlistDictionary? {
         object(forKey: key)?.dictionary
     }
 
@@ -148,7 +148,7 @@ public final class Preferences: Sendable {
     }
 
     /// Every key of the search list with the value a lookup gives.
-    public func dictionaryRepresentation() -> OrderedDictionary<String, Plist> {
+    public func dictionaryRepresentation() -> PlistDictionary {
         var result = withState { state, report in
             var result = state.registration
             for name in searchDomains(state).reversed() {
@@ -166,7 +166,7 @@ public final class Preferences: Sendable {
     public func set(_ value: Plist?, forKey key: String) {
         change(domain) { domain in
             domain.entries[key] = value
-            domain.pending[key] = value.map(Change.set) ?? .remove
+            domain.pending[ExactKey(key)] = value.map(Change.set) ?? .remove
             return [key]
         }
     }
@@ -194,7 +194,7 @@ public final class Preferences: Sendable {
     }
 
     /// Adds `defaults` to the registration domain, the last one searched. It is never saved.
-    public func register(defaults: OrderedDictionary<String, Plist>) {
+    public func register(defaults: PlistDictionary) {
         state.withLock { $0.registration.merge(defaults) { _, new in new } }
     }
 
@@ -213,19 +213,19 @@ public final class Preferences: Sendable {
     }
 
     /// The entries of the persistent domain `name`, nil when it has none.
-    public func persistentDomain(forName name: String) throws(PlistStoreError) -> OrderedDictionary<String, Plist>? {
+    public func persistentDomain(forName name: String) throws(PlistStoreError) -> PlistDictionary? {
         try AppContainer.validateName(name)
         let entries = withState { state, report in loaded(name, &state, &report).entries }
         return entries.isEmpty ? nil : entries
     }
 
     /// Replaces the persistent domain `name` as a whole at the next flush.
-    public func setPersistentDomain(_ entries: OrderedDictionary<String, Plist>, forName name: String) throws(PlistStoreError) {
+    public func setPersistentDomain(_ entries: PlistDictionary, forName name: String) throws(PlistStoreError) {
         try AppContainer.validateName(name)
         change(name) { domain in
             let keys = Set(domain.entries.keys).union(entries.keys)
             domain.entries = entries
-            domain.pending = OrderedDictionary(uniqueKeysWithValues: entries.map { ($0.key, Change.set($0.value)) })
+            domain.pending = OrderedDictionary(uniqueKeysWithValues: entries.map { (ExactKey($0.key), Change.set($0.value)) })
             domain.replaced = true
             return Array(keys)
         }
@@ -252,12 +252,12 @@ public final class Preferences: Sendable {
     }
 
     /// The volatile domain `name`: kept in memory only and, as in Foundation, not searched.
-    public func volatileDomain(forName name: String) -> OrderedDictionary<String, Plist> {
+    public func volatileDomain(forName name: String) -> PlistDictionary {
         state.withLock { $0.volatile[name] ?? [:] }
     }
 
     /// Sets the volatile domain `name`.
-    public func setVolatileDomain(_ entries: OrderedDictionary<String, Plist>, forName name: String) {
+    public func setVolatileDomain(_ entries: PlistDictionary, forName name: String) {
         state.withLock { $0.volatile[name] = entries }
     }
 
@@ -304,9 +304,9 @@ public final class Preferences: Sendable {
 
     struct DomainState {
         /// What lookups see: the file as last read, with this store's pending changes on top.
-        var entries: OrderedDictionary<String, Plist> = [:]
+        var entries: PlistDictionary = [:]
         /// The keys this store changed since the last flush.
-        var pending: OrderedDictionary<String, Change> = [:]
+        var pending: OrderedDictionary<ExactKey, Change> = [:]
         /// Whether the domain was replaced as a whole (`setPersistentDomain`): then the file
         /// keeps only the pending keys.
         var replaced = false
@@ -316,8 +316,8 @@ public final class Preferences: Sendable {
 
     struct State {
         var domains: [String: DomainState] = [:]
-        var registration: OrderedDictionary<String, Plist> = [:]
-        var volatile: [String: OrderedDictionary<String, Plist>] = [:]
+        var registration: PlistDictionary = [:]
+        var volatile: [String: PlistDictionary] = [:]
         var suites: [String] = []
         var flushScheduled = false
         var observers: [Int: Observation.Buffer] = [:]
@@ -366,7 +366,7 @@ public final class Preferences: Sendable {
 
     /// The file's entries; a damaged file is moved aside (under the lock, after reading it
     /// again there) and reported, and the domain starts empty.
-    func readDisk(_ file: DomainFile, _ report: inout Report) -> (OrderedDictionary<String, Plist>, FileIdentity?) {
+    func readDisk(_ file: DomainFile, _ report: inout Report) -> (PlistDictionary, FileIdentity?) {
         do throws(PlistStoreError) {
             return try file.read()
         } catch where error.code == .damagedFile {
@@ -427,7 +427,7 @@ public final class Preferences: Sendable {
         _ = try container.directory(.preferences)
         let merged = try file.withLock { () throws(PlistStoreError) in
             file.removeStaleTemporaries()
-            var disk: OrderedDictionary<String, Plist>
+            var disk: PlistDictionary
             var exists: Bool
             do throws(PlistStoreError) {
                 let read = try file.read()
@@ -445,8 +445,8 @@ public final class Preferences: Sendable {
             var merged = domain.replaced ? [:] : disk
             for (key, change) in domain.pending {
                 switch change {
-                case .set(let value): merged[key] = value
-                case .remove: merged[key] = nil
+                case .set(let value): merged[key.string] = value
+                case .remove: merged[key.string] = nil
                 }
             }
             if merged.isEmpty, domain.replaced {
@@ -474,8 +474,8 @@ public final class Preferences: Sendable {
         if domain.replaced { entries = [:] }
         for (key, change) in domain.pending {
             switch change {
-            case .set(let value): entries[key] = value
-            case .remove: entries[key] = nil
+            case .set(let value): entries[key.string] = value
+            case .remove: entries[key.string] = nil
             }
         }
         noteExternalChanges(name, old: domain.entries, new: entries, except: domain.pending, &report)
@@ -495,10 +495,11 @@ public final class Preferences: Sendable {
     }
 
     private func noteExternalChanges(
-        _ name: String, old: OrderedDictionary<String, Plist>, new: OrderedDictionary<String, Plist>,
-        except pending: OrderedDictionary<String, Change>, _ report: inout Report
+        _ name: String, old: PlistDictionary, new: PlistDictionary,
+        except pending: OrderedDictionary<ExactKey, Change>, _ report: inout Report
     ) {
-        for key in Set(old.keys).union(new.keys) where pending[key] == nil && old[key] != new[key] {
+        let keys = old.keys.elements + new.keys.filter { old.index(forKey: $0) == nil }
+        for key in keys where pending[ExactKey(key)] == nil && old[key] != new[key] {
             report.changes.append(PreferenceChange(domain: name, key: key, value: new[key], isExternal: true))
         }
     }
@@ -506,8 +507,8 @@ public final class Preferences: Sendable {
     // MARK: Launch arguments
 
     /// The argument domain of `arguments`: each `-key value` pair.
-    static func argumentDomain(_ arguments: [String]) -> OrderedDictionary<String, Plist> {
-        var result: OrderedDictionary<String, Plist> = [:]
+    static func argumentDomain(_ arguments: [String]) -> PlistDictionary {
+        var result: PlistDictionary = [:]
         var index = 0
         while index < arguments.count {
             let argument = arguments[index]

@@ -472,12 +472,13 @@ private struct XMLScan {
             try sortKeyRows(bytes, words: words, count: count / 2, firstKey: firstKey)
             nodes[frame.node].flags = XMLTable.Node.indexedKeys
         } else if isForTree {
-            // Keys that only as strings show whether two are equal: `XMLTable.plist()` hashes
-            // them once, as it builds the dictionary.
+            // Escaped keys are compared once unescaped: `XMLTable.plist()` checks them by their
+            // exact bytes as it builds the dictionary.
             nodes[frame.node].flags = XMLTable.Node.uncheckedKeys
         } else {
-            // A repeated key (equal as strings) keeps its first place and last value in the
-            // libxml2 reader's dictionary: such documents are left to it.
+            // The Codable decoder matches keys as Foundation's does, as `String`s (canonically
+            // equivalent spellings are one key): a dictionary with two such keys is left to the
+            // libxml2 reader, whose tree the decoder reads with that rule.
             var seen = Set<String>()
             for index in 0..<count / 2 where !seen.insert(keyText(bytes, Int(children[firstKey + 2 * index]))).inserted
             {

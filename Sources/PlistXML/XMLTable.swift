@@ -1,4 +1,3 @@
-import OrderedCollections
 package import PlistCore
 
 #if canImport(FoundationEssentials)
@@ -79,7 +78,8 @@ package final class XMLTable: IndexedPlist {
         /// its dictionary's keys are compared as strings.
         static let longKey: UInt8 = 64
         /// A dictionary of a table for `plist()` whose keys are escaped or not ASCII: a key may
-        /// be repeated (as a string), which takes its first place and its last value.
+        /// be repeated (the same scalars, once unescaped), which takes its first place and its
+        /// last value.
         static let uncheckedKeys: UInt8 = 32
     }
 
@@ -383,14 +383,12 @@ package final class XMLTable: IndexedPlist {
                     // A keyed-archiver UID, as the libxml2 reader (`XMLTreeBuilder`) reads it.
                     built[node] = .uid(uid)
                 } else if entry.flags & Node.uncheckedKeys != 0 {
-                    // A repeated key keeps its first place and takes its last value, as in the
-                    // libxml2 reader (`XMLTreeBuilder`).
-                    var entries = OrderedDictionary<String, Plist>(minimumCapacity: keys.count)
-                    for (key, value) in zip(keys, values) { entries[key] = value }
-                    built[node] = .dictionary(entries)
+                    // A repeated key (the same scalars) keeps its first place and takes its last
+                    // value, as in the libxml2 reader (`XMLTreeBuilder`).
+                    built[node] = .dictionary(PlistDictionary(readingKeys: keys, values: values))
                 } else {
                     // Invariant: the scanner declined documents with a repeated key here.
-                    built[node] = .dictionary(OrderedDictionary(uncheckedUniqueKeys: keys, values: values))
+                    built[node] = .dictionary(PlistDictionary(uncheckedUniqueKeys: keys, values: values))
                 }
             case .key:
                 break

@@ -1,4 +1,3 @@
-import OrderedCollections
 import PlistCore
 
 #if canImport(FoundationEssentials)
@@ -271,15 +270,13 @@ struct XMLTreeBuilder {
         do throws(PlistError) { try budget.count(contentBytes: bytes, at: 0) } catch { throw Rejection(error.kind) }
     }
 
-    /// The dictionary, later values replacing earlier ones for a repeated key (the key keeps its
-    /// first position), or the UID a lone non-negative integer `CF$UID` entry stands for, as
+    /// The dictionary, later values replacing earlier ones for a repeated key (the same scalars;
+    /// the key keeps its first position), or the UID a lone non-negative integer `CF$UID` entry stands for, as
     /// CoreFoundation reads it (but without cutting the number to 32 bits).
     private static func dictionaryValue(_ dictionary: Dictionary) -> Plist {
         if dictionary.keys.count == 1, dictionary.keys[0] == "CF$UID", let uid = dictionary.values[0].uint64 {
             return .uid(uid)
         }
-        var entries = OrderedDictionary<String, Plist>(minimumCapacity: dictionary.keys.count)
-        for (key, value) in zip(dictionary.keys, dictionary.values) { entries[key] = value }
-        return .dictionary(entries)
+        return .dictionary(PlistDictionary(readingKeys: dictionary.keys, values: dictionary.values))
     }
 }

@@ -1,5 +1,4 @@
 import ArgumentParser
-import OrderedCollections
 import PlistKit
 import PlistStore
 
@@ -92,7 +91,7 @@ struct DefaultsCommand {
 
     private func read() throws {
         guard let name = arguments.first else {
-            var all: OrderedDictionary<String, Plist> = [:]
+            var all: PlistDictionary = [:]
             for name in try domainNames() { all[name] = .dictionary(try entries(of: name) ?? [:]) }
             return print(.dictionary(all))
         }
@@ -264,7 +263,7 @@ struct DefaultsCommand {
     }
 
     /// The entries of the domain `name` as they are on disk now, nil when it has no file.
-    private func entries(of name: String) throws -> OrderedDictionary<String, Plist>? {
+    private func entries(of name: String) throws -> PlistDictionary? {
         try store(for: name).persistentDomain(forName: domainName(name))
     }
 

@@ -1,7 +1,6 @@
 import Configuration
 import Foundation
 import Logging
-import OrderedCollections
 import PlistConfiguration
 import PlistKit
 import SystemPackage

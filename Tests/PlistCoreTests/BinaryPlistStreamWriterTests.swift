@@ -1,5 +1,4 @@
 import Foundation
-import OrderedCollections
 import PlistCore
 import TestSupport
 import Testing
@@ -162,7 +161,7 @@ import Testing
             default: String(repeating: "x", count: index % 40) + "\(index)"
             }
         }
-        var expected = OrderedDictionary<String, Plist>()
+        var expected = PlistDictionary()
         try writer.beginDictionary()
         for step in 0..<12_000 {
             let name = names[Int(generator.next() % UInt64(step < 6_000 ? names.count : 40))]

@@ -1,5 +1,4 @@
 import Foundation
-import OrderedCollections
 import PlistCore
 import Testing
 
@@ -111,7 +110,7 @@ import Testing
         if shared { builder.objects.append(builder.container(0xD0, keyRefs + valueRefs)) }
 
         let value = try read(builder.bytes())
-        var expected = OrderedDictionary<String, Plist>()
+        var expected = PlistDictionary()
         for (index, key) in keyRefs.enumerated() { expected["key\(key == repeatedKey ? count / 2 : key - firstKey)"] = Plist(index) }
         #expect(value[0] == .dictionary(expected))
         #expect(value[0]?.dictionary?.keys.elementsEqual(expected.keys) == true)
@@ -277,17 +276,14 @@ import Testing
         let first = try #require(value[0]?.dictionary)
         var second = try #require(value[1]?.dictionary)
         let reversed = try #require(value[2]?.dictionary)
-        func numbered(from start: Int) -> OrderedDictionary<String, Plist> {
-            OrderedDictionary(uniqueKeysWithValues: names.enumerated().map { ($1, Plist.integer(.init(start + $0))) })
+        func numbered(from start: Int) -> PlistDictionary {
+            PlistDictionary(uniqueKeysWithValues: names.enumerated().map { ($1, Plist.integer(.init(start + $0))) })
         }
         #expect(first == numbered(from: 0) && second == numbered(from: 20))
         #expect(Array(reversed.keys) == names.reversed())
         #expect(reversed[names[3]] == 16 && second[names[19]] == 39 && second["absent"] == nil)
-        func storage(_ entries: OrderedDictionary<String, Plist>) -> UInt {
-            entries.keys.elements.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }
-        }
-        #expect(storage(first) == storage(second))
-        #expect(storage(first) != storage(reversed))
+        #expect(first.keyStorage === second.keyStorage)
+        #expect(first.keyStorage !== reversed.keyStorage)
         // Still values: changing one leaves the other alone.
         second["new"] = true
         second[names[0]] = nil

@@ -1,5 +1,4 @@
 import Foundation
-import OrderedCollections
 @testable import PlistCore
 import Testing
 
@@ -75,15 +74,15 @@ import Testing
     /// `mapValues`) reuse the first one's key objects: the same bytes as the same tree with
     /// every dictionary's keys its own, among dictionaries with other keys of the same texts.
     @Test func dictionariesSharingKeysGiveTheBytesOfUnsharedOnes() throws {
-        let first: OrderedDictionary<String, Plist> = ["name": "a", "id": 1, "caf\u{E9}": true, "tags": ["x"]]
+        let first: PlistDictionary = ["name": "a", "id": 1, "caf\u{E9}": true, "tags": ["x"]]
         var shared: [Plist] = []
         var unshared: [Plist] = []
         for index in 0..<50 {
             let sharing = first.mapValues { value -> Plist in value.integer != nil ? .integer(PlistInteger(index)) : value }
             #expect(StorageIdentity(keysOf: sharing) == StorageIdentity(keysOf: first))
-            let own = OrderedDictionary(uniqueKeysWithValues: zip(sharing.keys.map { String($0) }, sharing.values))
+            let own = PlistDictionary(uniqueKeysWithValues: zip(sharing.keys.map { String($0) }, sharing.values))
             // Same key texts in another order, and a subset: key objects are per text, not per set.
-            let reordered: OrderedDictionary<String, Plist> = ["id": .integer(PlistInteger(index)), "name": "b"]
+            let reordered: PlistDictionary = ["id": .integer(PlistInteger(index)), "name": "b"]
             shared += [.dictionary(sharing), .dictionary(reordered)]
             unshared += [.dictionary(own), .dictionary(reordered)]
         }

@@ -1,5 +1,4 @@
 import Foundation
-import OrderedCollections
 import PlistCore
 import PropertyBased
 import TestSupport
@@ -116,7 +115,7 @@ import Testing
         for (key, value) in [("k5", 1), ("k150", 2), ("k5", 3), ("k20", 4), ("k150", 5), ("k150", 6)] {
             try flat.add(.signed(Int64(value)), to: again, key: .name(key))
         }
-        var expectedMany = OrderedDictionary<String, Plist>()
+        var expectedMany = PlistDictionary()
         for number in 0..<200 { expectedMany["k\(199 - number)"] = .integer(PlistInteger(number)) }
         let expected: Plist = [.dictionary(expectedMany), ["k5": 3, "k150": 6, "k20": 4]]
         #expect(flat.plist(at: 0).isIdentical(to: expected))

@@ -1,4 +1,3 @@
-import OrderedCollections
 import TestSupport
 import Testing
 
@@ -27,17 +26,17 @@ import Testing
     /// keys (made with `mapValues`), among others with the same keys in other orders or other
     /// keys, are written as the same tree with every dictionary's keys its own.
     @Test func sharedKeysAreWrittenInTheOrderOfUnsharedOnes() throws {
-        let unsorted: OrderedDictionary<String, Plist> = ["zeta": 1, "alpha": 2, "\u{E9}t\u{E9}": 3, "Mid": 4]
-        let reordered: OrderedDictionary<String, Plist> = ["Mid": 1, "zeta": 2, "alpha": 3]
+        let unsorted: PlistDictionary = ["zeta": 1, "alpha": 2, "\u{E9}t\u{E9}": 3, "Mid": 4]
+        let reordered: PlistDictionary = ["Mid": 1, "zeta": 2, "alpha": 3]
         var shared: [Plist] = []
         var unshared: [Plist] = []
         for index in 0..<30 {
             let sharing = unsorted.mapValues { _ in Plist.string("\(index)") }
             #expect(StorageIdentity(keysOf: sharing) == StorageIdentity(keysOf: unsorted))
-            let own = OrderedDictionary(uniqueKeysWithValues: zip(sharing.keys.map { String($0) }, sharing.values))
+            let own = PlistDictionary(uniqueKeysWithValues: zip(sharing.keys.map { String($0) }, sharing.values))
             let other = reordered.mapValues { _ in Plist.string("v\(index)") }
             shared += [.dictionary(sharing), .dictionary(other)]
-            unshared += [.dictionary(own), .dictionary(OrderedDictionary(uniqueKeysWithValues: other.map { ($0.key, $0.value) }))]
+            unshared += [.dictionary(own), .dictionary(PlistDictionary(uniqueKeysWithValues: other.map { ($0.key, $0.value) }))]
         }
         let (a, b) = (Plist.array(shared), Plist.array(unshared))
         #expect(try a.xmlBytes() == b.xmlBytes())

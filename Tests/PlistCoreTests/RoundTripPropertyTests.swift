@@ -1,5 +1,4 @@
 import Foundation
-import OrderedCollections
 import PlistCore
 import PropertyBased
 import TestSupport
@@ -67,7 +66,7 @@ import Testing
         for count in [14, 15, 16, 255, 256, 65536] {
             cases.append(.array((0..<count).map { .integer(PlistInteger($0)) }))
             cases.append(
-                .dictionary(OrderedDictionary(uniqueKeysWithValues: (0..<count).map { ("k\($0)", .bool(true)) })))
+                .dictionary(PlistDictionary(uniqueKeysWithValues: (0..<count).map { ("k\($0)", Plist.bool(true)) })))
         }
         cases.append(.array(Array(repeating: .string("same"), count: 300)))
         return cases

@@ -1,5 +1,4 @@
 import Foundation
-import OrderedCollections
 import TestSupport
 import Testing
 
@@ -11,9 +10,9 @@ import Testing
     /// A library like iTunes': a few keys, a dictionary of `tracks` tracks (most of the nodes)
     /// and playlists of them; the track with ID `nestedID` also holds `nested`.
     static func library(tracks: Int, nestedID: Int = -1, nested: Plist = []) -> Plist {
-        var byID = OrderedDictionary<String, Plist>()
+        var byID = PlistDictionary()
         for id in (0..<tracks).map({ ($0 * 7919) % tracks + 1000 }) {
-            var track: OrderedDictionary<String, Plist> = [
+            var track: PlistDictionary = [
                 "Track ID": .integer(PlistInteger(id)),
                 "Name": .string("Song \(id) <live> & more"),
                 "Size": .integer(PlistInteger(id * 12_345)),

@@ -1,5 +1,4 @@
 import Foundation
-import OrderedCollections
 import PlistCore
 import Testing
 
@@ -58,7 +57,7 @@ import Testing
             "a", "A", "_", "0", "9", "b", "B", "ab", "aB", "Ab", "abc", "a0", "a-b", "", "\u{0}", " ", "~", "10", "1",
             "\u{E4}", "\u{C4}", "\u{DF}", "ss", "\u{1F600}", "\u{E000}", "\u{FFFD}", "\u{FF71}", "\u{65E5}",
         ]
-        var entries = OrderedDictionary<String, Plist>()
+        var entries = PlistDictionary()
         for key in keys { entries[key] = 0 }
         let written = try body(.dictionary(entries)).split(separator: "\n").filter { $0.hasPrefix("\t<key>") }
             .map { String($0.dropFirst(6).dropLast(6)) }

@@ -1,4 +1,3 @@
-import OrderedCollections
 import Foundation
 import PlistKit
 import TestSupport
@@ -291,7 +290,7 @@ private struct KeepsAList: Encodable {
     /// decode as Foundation decodes them, and a bad value's coding path goes through its key.
     @Test(arguments: [PlistFormat.binary, .xml])
     func stringKeyedDictionariesDecodeAsFoundations(format: PlistFormat) throws {
-        var entries = OrderedDictionary<String, Plist>()
+        var entries = PlistDictionary()
         for number in 0..<3_000 { entries["k\(number * 7 % 3_000)"] = ["x": .integer(PlistInteger(number))] }
         let data = Data(try Plist.dictionary(entries).bytes(format: format, options: .init()))
         let ours = try PlistDecoder().decode([String: [String: Int]].self, from: data)

@@ -1,4 +1,3 @@
-import OrderedCollections
 import Foundation
 import PlistKit
 import TestSupport
@@ -52,7 +51,7 @@ final class CorpusFoo: PlistArchivable {
             #expect(throws: error) { try KeyedArchive.resolve(plist) }
         } else {
             let tree = try KeyedArchive.resolve(plist)
-            #expect(tree.dictionary?.keys.elementsEqual(plist["$top"]?.dictionary?.keys ?? []) == true)
+            #expect(tree.dictionary?.keys.elements == plist["$top"]?.dictionary?.keys.elements)
         }
     }
 
@@ -91,7 +90,7 @@ final class CorpusFoo: PlistArchivable {
                 _ = try? KeyedArchive.resolve(archive)
                 let unarchiver = try KeyedUnarchiver(plist: archive)
                 unarchiver.register(CorpusFoo.self, forClassName: "crap.Foo")
-                for key in plist["$top"]?.dictionary?.keys ?? [] {
+                for key in plist["$top"]?.dictionary?.keys.elements ?? [] {
                     #expect(throwsOnlyArchiveErrors { _ = try unarchiver.decodeRoot(Plist.self, forKey: key) })
                     #expect(
                         throwsOnlyArchiveErrors { _ = try unarchiver.decodeRoot(of: [CorpusFoo.self], forKey: key) })

@@ -1,5 +1,4 @@
 import Foundation
-import OrderedCollections
 import PlistKit
 import PropertyBased
 import TestSupport
@@ -101,7 +100,7 @@ import Testing
             "<&>\"'", "]]>", "\\U0041", "\\", "\u{1F600}", "e\u{301}", " lead", "trail ", "//", "/*", "a\u{0}",
         ]
         var values: [Plist] = strings.map { .string($0) }
-        values.append(.dictionary(OrderedDictionary(uniqueKeysWithValues: strings.map { ($0, .string($0)) })))
+        values.append(.dictionary(PlistDictionary(uniqueKeysWithValues: strings.map { ($0, Plist.string($0)) })))
         values.append(.dictionary(["\u{0}": "NUL key", "k\u{0}": .string(controls)]))
         values += [.array([]), .dictionary([:]), [[], [:]], ["": [:]], .data(Data()), .data(Data([0, 0xFF]))]
         let dates: [Double] = [
@@ -244,7 +243,7 @@ extension Plist {
 
     /// A dictionary of the strings in the value, each its own key (what `.strings` holds).
     fileprivate var flatStrings: Plist {
-        var entries = OrderedDictionary<String, Plist>()
+        var entries = PlistDictionary()
         func visit(_ value: Plist) {
             switch value {
             case .string(let string): entries[string] = .string(string)

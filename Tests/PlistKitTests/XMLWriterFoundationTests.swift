@@ -1,5 +1,4 @@
 import Foundation
-import OrderedCollections
 import PlistKit
 import TestSupport
 import Testing
@@ -90,7 +89,9 @@ import Testing
     static let samples = (1...300).map {
         GeneratedSample(
             seed: $0,
-            profile: .init(exoticNaNs: true, maxUID: UInt64(UInt32.max), calendarDatesOnly: true, allowsNUL: true))
+            profile: .init(
+                exoticNaNs: true, maxUID: UInt64(UInt32.max), calendarDatesOnly: true, allowsNUL: true,
+                keysDistinctAsStrings: true))
     }
 
     @Test(arguments: samples)
@@ -141,7 +142,7 @@ import Testing
     /// half of them share their first 9 bytes, past the word the writers compare first.
     @Test func matchesFoundationsKeyOrder() throws {
         var random = SeededRandom(seed: 16)
-        var entries = OrderedDictionary<String, Plist>()
+        var entries = PlistDictionary()
         let ranges: [ClosedRange<UInt32>] = [
             0x00...0x7F, 0x80...0x7FF, 0x800...0xD7FF, 0xE000...0xFFFF, 0x10000...0x10FFFF,
         ]

@@ -1,4 +1,3 @@
-import OrderedCollections
 import Foundation
 import PlistStore
 import Testing

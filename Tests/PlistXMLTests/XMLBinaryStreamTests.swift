@@ -1,5 +1,4 @@
 import Foundation
-import OrderedCollections
 @testable import PlistCore
 @testable import PlistXML
 import PropertyBased

@@ -1,4 +1,3 @@
-import OrderedCollections
 import Foundation
 import PlistCore
 import PlistXML

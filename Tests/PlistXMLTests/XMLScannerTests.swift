@@ -1,5 +1,4 @@
 import Foundation
-import OrderedCollections
 import PlistCore
 @testable import PlistXML
 import TestSupport

@@ -1,4 +1,3 @@
-import OrderedCollections
 public import Foundation
 public import PlistCore
 

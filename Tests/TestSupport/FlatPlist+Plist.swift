@@ -1,4 +1,3 @@
-import OrderedCollections
 package import PlistCore
 
 extension FlatPlist {

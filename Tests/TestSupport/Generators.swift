@@ -1,5 +1,4 @@
 import Foundation
-import OrderedCollections
 public import PlistCore
 
 /// Random `Plist` values for property-based and differential tests.
@@ -22,12 +21,19 @@ public struct PlistGenerator: Sendable {
         public var calendarDatesOnly: Bool
         /// Whether strings and keys may contain U+0000.
         public var allowsNUL: Bool
+        /// Whether the keys of one dictionary also differ as Swift strings (no two canonically
+        /// equivalent spellings, which Foundation on Linux merges into one key).
+        public var keysDistinctAsStrings: Bool
 
-        public init(exoticNaNs: Bool, maxUID: UInt64, calendarDatesOnly: Bool, allowsNUL: Bool) {
+        public init(
+            exoticNaNs: Bool, maxUID: UInt64, calendarDatesOnly: Bool, allowsNUL: Bool,
+            keysDistinctAsStrings: Bool = false
+        ) {
             self.exoticNaNs = exoticNaNs
             self.maxUID = maxUID
             self.calendarDatesOnly = calendarDatesOnly
             self.allowsNUL = allowsNUL
+            self.keysDistinctAsStrings = keysDistinctAsStrings
         }
 
         /// Anything the value tree can hold.
@@ -37,6 +43,10 @@ public struct PlistGenerator: Sendable {
         /// Foundation reads UIDs of at most 32 bits; Python's datetime covers only the years 1 to 9999.
         public static let oracleSafe = Profile(
             exoticNaNs: false, maxUID: UInt64(UInt32.max), calendarDatesOnly: true, allowsNUL: true)
+        /// `oracleSafe` for Foundation on Linux, which merges canonically equivalent keys.
+        public static let foundationSafe = Profile(
+            exoticNaNs: false, maxUID: UInt64(UInt32.max), calendarDatesOnly: true, allowsNUL: true,
+            keysDistinctAsStrings: true)
         /// `oracleSafe` without NUL characters, which libplist 2.2 mangles in strings (C strings).
         public static let libplistSafe = Profile(
             exoticNaNs: false, maxUID: UInt64(UInt32.max), calendarDatesOnly: true, allowsNUL: false)
@@ -99,9 +109,16 @@ extension PlistGenerator {
                 }
                 return .array(elements)
             }
-            var entries = OrderedDictionary<String, Plist>()
+            var entries = PlistDictionary()
+            var asStrings: Set<String> = []
             for _ in 0..<count where nodes < settings.maxNodes {
-                entries[key(using: &rng)] = value(depth: childDepth, using: &rng)
+                let key = key(using: &rng)
+                if settings.profile.keysDistinctAsStrings, !asStrings.insert(key).inserted,
+                    entries.index(forKey: key) == nil
+                {
+                    continue
+                }
+                entries[key] = value(depth: childDepth, using: &rng)
             }
             return .dictionary(entries)
         }
@@ -150,6 +167,8 @@ extension PlistGenerator {
             "", "a", "key", "Hello, World", "0123456789abcdef", "\u{E9}", "e\u{301}", "\u{C5}", "A\u{30A}",
             "\u{1F600}", "\u{1F469}\u{200D}\u{1F469}\u{200D}\u{1F467}", "\u{10FFFF}", "\u{65E5}\u{672C}\u{8A9E}",
             "\u{3A9}", "\u{0}", "\t\n\r", "<&>\"'", "\u{7F}", "\u{80}", "\u{FEFF}", "\u{FFFD}", "\u{FFFF}", " ",
+            // Spellings Swift's `String` calls equal and property lists keep apart.
+            "\u{212B}", "\u{2126}", "\u{212A}", "K", "\u{1100}\u{1161}", "\u{AC00}", "\u{37E}", ";",
         ]
 
         static let scalarRanges: [ClosedRange<UInt32>] = [

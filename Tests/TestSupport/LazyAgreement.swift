@@ -1,4 +1,3 @@
-import OrderedCollections
 public import PlistCore
 
 /// Checks a `BinaryPlistFile` against the whole-file reader's value: the same value, type,

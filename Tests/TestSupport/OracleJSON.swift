@@ -1,5 +1,4 @@
 import Foundation
-import OrderedCollections
 public import PlistCore
 
 /// Reads the oracle's typed JSON (`../shared/tools/plist_oracle.py`) into a `Plist`, keeping
@@ -18,12 +17,12 @@ public enum OracleJSON {
     }
 
     static func plist(from json: JSON) throws -> Plist {
-        guard case .object(let wrapper) = json, let (type, payload) = wrapper.elements.first else {
+        guard case .object(let wrapper) = json, let (type, payload) = wrapper.first else {
             throw Malformed(description: "not a typed value: \(json)")
         }
         switch (type, payload) {
         case ("dict", .object(let members)):
-            var entries = OrderedDictionary<String, Plist>()
+            var entries = PlistDictionary()
             for (key, value) in members { entries[key] = try plist(from: value) }
             return .dictionary(entries)
         case ("array", .array(let elements)):
@@ -38,7 +37,7 @@ public enum OracleJSON {
         case ("bool", .bool(let value)):
             return .bool(value)
         case ("date", _):
-            if case .string(let text)? = wrapper["abs"], let seconds = Double(text) {
+            if case .string(let text)? = wrapper.first(where: { $0.key == "abs" })?.value, let seconds = Double(text) {
                 return .date(Date(timeIntervalSinceReferenceDate: seconds))
             }
         case ("data", .string(let base64)):
@@ -52,9 +51,10 @@ public enum OracleJSON {
     }
 }
 
-/// JSON with object members in document order.
+/// JSON with object members in document order, every member kept (keys spelled differently are
+/// different keys, however Swift compares them as strings).
 enum JSON {
-    case object(OrderedDictionary<String, JSON>)
+    case object([(key: String, value: JSON)])
     case array([JSON])
     case string(String)
     case number(String)
@@ -97,7 +97,7 @@ struct JSONParser {
         switch bytes[index] {
         case UInt8(ascii: "{"):
             index += 1
-            var members = OrderedDictionary<String, JSON>()
+            var members: [(key: String, value: JSON)] = []
             skipWhitespace()
             if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
                 index += 1
@@ -108,7 +108,7 @@ struct JSONParser {
                 let key = try parseString()
                 skipWhitespace()
                 try expect(":")
-                members[key] = try parseValue()
+                members.append((key, try parseValue()))
                 skipWhitespace()
                 guard index < bytes.count else { throw fail("unterminated object") }
                 index += 1

@@ -1,4 +1,3 @@
-import OrderedCollections
 public import PlistCore
 
 extension Plist {

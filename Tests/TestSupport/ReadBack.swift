@@ -1,5 +1,4 @@
 public import Foundation
-import OrderedCollections
 public import PlistCore
 
 /// How closely a format keeps a value it writes: what "reads back to the same value" means for

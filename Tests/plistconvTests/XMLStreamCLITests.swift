@@ -1,5 +1,4 @@
 import Foundation
-import OrderedCollections
 import PlistKit
 import TestSupport
 import Testing

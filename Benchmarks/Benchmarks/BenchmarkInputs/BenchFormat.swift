@@ -1,5 +1,4 @@
 import Foundation
-import OrderedCollections
 import PlistKit
 
 /// The encodings the suite measures, each read and written by this package and, where it can,

@@ -1,5 +1,4 @@
 import Foundation
-import OrderedCollections
 import PlistKit
 
 /// One input file in the forms the benchmarks use, built once on first use.

@@ -1,5 +1,4 @@
 import Foundation
-import OrderedCollections
 import PlistKit
 
 extension SyntheticData {
@@ -7,7 +6,7 @@ extension SyntheticData {
     package static func itunesLibrary() -> Plist {
         var random = SplitMix64(seed: 0x1_7E5)
         let artists = (0..<900).map { _ in artistName(&random) }
-        var tracks: OrderedDictionary<String, Plist> = [:]
+        var tracks: PlistDictionary = [:]
         var trackIDs: [Int] = []
         var trackID = 1_000
         while trackIDs.count < 20_000 {
@@ -89,7 +88,7 @@ extension SyntheticData {
         let name = title(&random, words: 1...5)
         let artist = album.isCompilation ? random.pick(words) + " " + random.pick(words) : album.artist
         let added = random.int(in: 150_000_000...740_000_000)
-        var track: OrderedDictionary<String, Plist> = [
+        var track: PlistDictionary = [
             "Track ID": Plist(id),
             "Size": Plist(random.int(in: 2_000_000...15_000_000)),
             "Total Time": Plist(random.int(in: 90_000...600_000)),
@@ -150,7 +149,7 @@ extension SyntheticData {
     }
 
     private static func playlist(index: Int, trackIDs: [Int], _ random: inout SplitMix64) -> Plist {
-        var playlist: OrderedDictionary<String, Plist>
+        var playlist: PlistDictionary
         let members: [Int]
         switch index {
         case 0:

@@ -1,4 +1,3 @@
-import OrderedCollections
 import PlistKit
 
 extension SyntheticData {
@@ -25,7 +24,7 @@ extension SyntheticData {
             case 50..<58:
                 objects.append(random.chance(0.5) ? Plist(random.below(100_000)) : .real(random.unit() * 1_000))
             default:
-                var object: OrderedDictionary<String, Plist> = [
+                var object: PlistDictionary = [
                     "$class": .uid(UInt64(random.int(in: 1...classes.count)))
                 ]
                 for key in objectKeys.shuffledPrefix(random.int(in: 1...4), &random) {

@@ -1,4 +1,3 @@
-import OrderedCollections
 import PlistKit
 
 extension SyntheticData {
@@ -7,7 +6,7 @@ extension SyntheticData {
     /// configurations), about 8 MB as OpenStep text.
     package static func pbxproj() -> Plist {
         var random = SplitMix64(seed: 0x9B_5052)
-        var objects: OrderedDictionary<String, Plist> = [:]
+        var objects: PlistDictionary = [:]
         let fileTypes = [
             "sourcecode.swift", "sourcecode.c.objc", "sourcecode.c.h", "text.plist.xml", "folder.assetcatalog",
         ]

@@ -1,4 +1,3 @@
-import OrderedCollections
 import PlistKit
 
 extension SyntheticData {

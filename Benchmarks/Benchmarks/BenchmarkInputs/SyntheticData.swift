@@ -1,5 +1,4 @@
 import Foundation
-import OrderedCollections
 import PlistKit
 
 /// Builds the benchmark inputs from fixed seeds, so no large file is kept in the repository.

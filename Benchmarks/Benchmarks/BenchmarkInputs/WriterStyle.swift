@@ -1,4 +1,3 @@
-import OrderedCollections
 import PlistKit
 
 /// An input in XML as another writer lays it out, for the XML and Codable reading benchmarks:
@@ -57,7 +56,7 @@ package enum WriterStyle: String, CaseIterable, Sendable {
         func walk(_ value: Plist) -> Plist {
             switch value {
             case .dictionary(let entries):
-                var result = OrderedDictionary<String, Plist>(minimumCapacity: entries.count)
+                var result = PlistDictionary(minimumCapacity: entries.count)
                 for key in order(Array(entries.keys)) { result[key] = walk(entries[key]!) }
                 return .dictionary(result)
             case .array(let elements): return .array(elements.map(walk))

@@ -1,7 +1,6 @@
 import Benchmark
 import BenchmarkInputs
 import Foundation
-import OrderedCollections
 import PlistKit
 
 /// `PlistCore/read-<format>/<input>` and `Foundation/read-<format>/<input>` parse the same bytes,

@@ -1,6 +1,5 @@
 import Benchmark
 import Foundation
-import OrderedCollections
 import PlistKit
 import PlistStore
 
@@ -18,8 +17,8 @@ func storeBenchmarks() {
     let folder = NSTemporaryDirectory() + "plist-store-bench-\(getpid())"
     let foundationFolder = String(Preferences.foundationFile(forDomain: "x").dropLast("/x.plist".count))
     let container = AppContainer(root: folder + "/store")
-    func entries(_ count: Int) -> OrderedDictionary<String, Plist> {
-        OrderedDictionary(uniqueKeysWithValues: (0..<count).map { ("key-\($0)", Plist.string("value \($0) of the domain")) })
+    func entries(_ count: Int) -> PlistDictionary {
+        PlistDictionary(uniqueKeysWithValues: (0..<count).map { ("key-\($0)", Plist.string("value \($0) of the domain")) })
     }
     let configuration = Benchmark.Configuration(
         metrics: [.wallClock, .mallocCountTotal], warmupIterations: 5, maxDuration: .seconds(2), maxIterations: 200)

@@ -1,6 +1,5 @@
 import BenchmarkInputs
 import Foundation
-import OrderedCollections
 import PlistKit
 
 // Writes every benchmark input, in every format it can be written in, into the folder given:

@@ -1,4 +1,3 @@
-import OrderedCollections
 internal import CFuzzDriver
 @_exported public import PlistKit
 

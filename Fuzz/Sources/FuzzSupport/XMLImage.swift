@@ -1,4 +1,3 @@
-import OrderedCollections
 import PlistKit
 
 #if canImport(FoundationEssentials)

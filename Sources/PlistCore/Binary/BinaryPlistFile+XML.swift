@@ -1,4 +1,3 @@
-import OrderedCollections
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -97,11 +96,12 @@ private struct XMLStreamer {
             open.remove(ref)
         case 0xD:
             try enter(ref, at: offset, readDepth: readDepth)
-            let entries = try self.entries(span, marker, at: offset)
-            if try text?.open("dict", isEmpty: entries.isEmpty, depth: depth) ?? true {
-                let order = sortsKeys && text != nil ? KeyOrder.sortedOrder(entries.keys) : nil
-                for position in 0..<entries.count {
-                    let (key, child) = entries.elements[order?[position] ?? position]
+            let (keys, children) = try entries(span, marker, at: offset)
+            if try text?.open("dict", isEmpty: keys.count == 0, depth: depth) ?? true {
+                let order = sortsKeys && text != nil ? KeyOrder.sortedOrder(keys.keys) : nil
+                for position in 0..<keys.count {
+                    let index = order?[position] ?? position
+                    let (key, child) = (keys[index], children[index])
                     try text?.key(key.utf8.span, depth: depth + 1)
                     try value(span, child, depth: depth + 1, readDepth: readDepth + 1, write)
                 }
@@ -129,19 +129,26 @@ private struct XMLStreamer {
         try budget.count(objects: 1, at: offset)
     }
 
-    /// The keys of the dictionary at `offset` and their values' objects: a repeated key at its
-    /// first place with its last value, as `Plist(binary:)` reads it.
+    /// The keys of the dictionary at `offset` and their values' objects: a repeated key (the
+    /// same scalars) at its first place with its last value, as `Plist(binary:)` reads it.
     private mutating func entries(
         _ span: Span<UInt8>, _ marker: UInt8, at offset: Int
-    ) throws(PlistError) -> OrderedDictionary<String, Int> {
+    ) throws(PlistError) -> (keys: DictionaryKeys, values: [Int]) {
         let referenceSize = trailer.referenceSize
         let (count, start) = try trailer.length(span, marker, at: offset, unit: 2 * referenceSize)
-        var entries = OrderedDictionary<String, Int>(minimumCapacity: count)
+        let keys = DictionaryKeys(minimumCapacity: count)
+        var values: [Int] = []
+        values.reserveCapacity(count)
         for index in 0..<count {
             let (key, keyOffset, contentBytes) = try trailer.checkedKey(span, entry: index, start: start, scratch: &scratch)
             try budget.count(contentBytes: contentBytes, at: keyOffset)
-            entries[key] = try trailer.reference(span, at: start + (count + index) * referenceSize)
+            let value = try trailer.reference(span, at: start + (count + index) * referenceSize)
+            if keys.append(key) {
+                values.append(value)
+            } else if let place = keys.index(of: key) {
+                values[place] = value
+            }
         }
-        return entries
+        return (keys, values)
     }
 }

@@ -1,4 +1,3 @@
-import OrderedCollections
 import Synchronization
 
 #if canImport(FoundationEssentials)
@@ -153,14 +152,14 @@ public final class BinaryPlistFile: Sendable {
         var budget = ReadBudget(options)
         try budget.enter(depth: steps.count, at: place.offset)
         let (count, start) = try trailer.length(span, place.marker, at: place.offset, unit: 2 * trailer.referenceSize)
-        var keys = OrderedSet<String>()
+        let keys = DictionaryKeys(minimumCapacity: count)
         var scratch: [UInt8] = []
         for index in 0..<count {
             let (key, keyOffset, contentBytes) = try trailer.checkedKey(span, entry: index, start: start, scratch: &scratch)
             try budget.count(contentBytes: contentBytes, at: keyOffset)
             keys.append(key)
         }
-        return keys.elements
+        return keys.keys
     }
 
     private func count(at steps: [PlistPathStep], plutil: Bool) throws(PlistError) -> Int {
@@ -246,8 +245,8 @@ public final class BinaryPlistFile: Sendable {
     }
 
     /// The value of `key` in the dictionary `ref` (marker `marker` at `offset`), or nil. A
-    /// repeated key gives its last value, as `Plist(binary:)` keeps it; keys are equal as
-    /// `String`s are.
+    /// repeated key gives its last value, as `Plist(binary:)` keeps it; keys are the same key
+    /// when their scalars are.
     private func lookUp(
         _ key: String, _ span: Span<UInt8>, _ ref: Int, _ marker: UInt8, at offset: Int
     ) throws(PlistError) -> Int? {
@@ -269,25 +268,19 @@ public final class BinaryPlistFile: Sendable {
             switch keyMarker >> 4 {
             case 0x5 where isASCII:
                 let (length, keyStart) = try trailer.length(span, keyMarker, at: keyOffset, unit: 1)
-                matches = Self.equal(span.extracting(keyStart..<keyStart + length), text.span)
+                matches = span.extracting(keyStart..<keyStart + length).hasSameBytes(as: text.span)
             case 0x5, 0x6:
                 guard
                     case .string(let found) = try trailer.scalar(span, keyMarker, at: keyOffset, scratch: &scratch)
                         .value
                 else { preconditionFailure("a 0x5X or 0x6X object reads as a string") }
-                matches = found == key
+                matches = found.utf8.span.hasSameBytes(as: text.span)
             default:
                 throw PlistError(.nonStringKey(marker: keyMarker), at: keyOffset)
             }
             if matches { return try trailer.reference(span, at: start + (count + index) * referenceSize) }
         }
         return nil
-    }
-
-    static func equal(_ a: Span<UInt8>, _ b: Span<UInt8>) -> Bool {
-        guard a.count == b.count else { return false }
-        for index in 0..<a.count where a[index] != b[index] { return false }
-        return true
     }
 
     /// The index of the dictionary `ref`, when it has one or should now get one.
@@ -374,7 +367,7 @@ private struct KeyTable: Sendable {
             while slots[slot] != 0 {
                 let other = Int(slots[slot]) - 1
                 if let otherKey = Self.key(span, trailer, start: start, index: other),
-                    BinaryPlistFile.equal(span.extracting(otherKey), span.extracting(key))
+                    span.extracting(otherKey).hasSameBytes(as: span.extracting(key))
                 {
                     break
                 }
@@ -391,7 +384,7 @@ private struct KeyTable: Sendable {
         while slots[slot] != 0 {
             let index = Int(slots[slot]) - 1
             if let key = Self.key(span, trailer, start: start, index: index),
-                BinaryPlistFile.equal(span.extracting(key), wanted)
+                span.extracting(key).hasSameBytes(as: wanted)
             {
                 return index
             }

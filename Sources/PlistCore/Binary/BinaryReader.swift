@@ -1,5 +1,3 @@
-import OrderedCollections
-
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -30,12 +28,12 @@ struct Decoded {
     var height = 0
 }
 
-/// A dictionary decoded with distinct string keys, whose keys a later dictionary with the same
-/// key references shares (`ObjectDecoder.keySets`).
+/// The keys of a dictionary decoded with distinct string keys, which a later dictionary with the
+/// same key references shares (`ObjectDecoder.keySets`).
 struct KeySet {
     /// Where its key references start in the file.
     var start: Int
-    var entries: OrderedDictionary<String, Plist>
+    var keys: DictionaryKeys
 }
 
 /// What an `ObjectDecoder` knows of each object: `unreferenced`, `referencedOnce`, `shared`
@@ -93,19 +91,6 @@ struct ObjectDecoder<Slots: ObjectSlots> {
     /// so memory follows what the file really shares.
     var slots: Slots
     var memo: [Decoded] = []
-    /// Per `memo` entry used as an ASCII dictionary key: the number of its text among all ASCII
-    /// key texts (equal texts share a number); -1 until first used as a key. ASCII strings are
-    /// equal exactly when their bytes are, so these numbers find repeated keys without hashing
-    /// every key of every dictionary a second time.
-    var keyNumbers: [Int32] = []
-    var keyNumberOfText: [String: Int32] = [:]
-    /// Per key number: the last dictionary (by `dictionaryCount`) that used it.
-    var keyLastSeen: [Int] = []
-    var dictionaryCount = 0
-    /// The ASCII key numbers of the dictionaries being decoded, innermost last. A dictionary
-    /// checks its keys against `keyLastSeen` only once its values are decoded, since the
-    /// dictionaries inside them use `keyLastSeen` too.
-    var pendingKeyNumbers: [Int] = []
     /// Reused buffer for transcoding UTF-16 strings.
     var scratch: [UInt8] = []
     /// Dictionaries decoded with distinct keys, by a hash of their key references: a later
@@ -208,7 +193,6 @@ struct ObjectDecoder<Slots: ObjectSlots> {
             return decoded
         }
         memo.append(decoded)
-        keyNumbers.append(-1)
         slots[ref] = UInt32(memo.count)
         return decoded
     }
@@ -216,31 +200,6 @@ struct ObjectDecoder<Slots: ObjectSlots> {
     /// Whether object `ref` may be met again: referenced more than once (or, reading part of a
     /// file, not counted).
     private func mayMeetAgain(_ ref: Int) -> Bool { slots[ref] != ObjectSlot.referencedOnce }
-
-    /// Up to this many keys read only once are checked for repeats by comparing each pair, which
-    /// costs less than hashing them; `OrderedDictionary` has no hash table up to this size either.
-    /// Past it, the keys are hashed once, as the dictionary is built.
-    static var keysComparedInPairs: Int { 15 }
-
-    /// Whether two of `keys` (at most `keysComparedInPairs`) are equal.
-    private func hasRepeat(_ keys: [String]) -> Bool {
-        for index in keys.indices.dropFirst() where keys[..<index].contains(keys[index]) { return true }
-        return false
-    }
-
-    /// The key number of the ASCII string `key` (object `ref`, already decoded).
-    private mutating func keyNumber(of ref: Int, _ key: String) -> Int {
-        let slot = slots[ref]
-        let entry = slot != ObjectSlot.unreferenced && slot < ObjectSlot.referencedOnce ? Int(slot) - 1 : nil
-        if let entry, keyNumbers[entry] >= 0 { return Int(keyNumbers[entry]) }
-        let number = keyNumberOfText[key, default: Int32(keyLastSeen.count)]
-        if number == keyLastSeen.count {
-            keyNumberOfText[key] = number
-            keyLastSeen.append(-1)
-        }
-        if let entry { keyNumbers[entry] = number }
-        return Int(number)
-    }
 
     private mutating func array(
         _ bytes: Span<UInt8>, _ ref: Int, _ marker: UInt8, at offset: Int, depth: Int
@@ -270,25 +229,17 @@ struct ObjectDecoder<Slots: ObjectSlots> {
         // Another dictionary can have these key references only if its first key is shared.
         let firstKey = count > 0 ? try trailer.reference(bytes, at: start) : nil
         let keysHash = firstKey.map(mayMeetAgain) == true ? keyReferencesHash(bytes, start: start, count: count) : nil
-        if let keysHash, let keySet = keySets[keysHash], keySet.entries.count == count,
+        if let keysHash, let keySet = keySets[keysHash], keySet.keys.count == count,
             sameReferences(bytes, keySet.start, start, count: count)
         {
-            let entries = try sharingKeys(of: keySet.entries, bytes, start: start, at: offset, depth: depth, &total)
-            total.value = .dictionary(entries)
+            let values = try values(sharingKeys: count, bytes, start: start, at: offset, depth: depth, &total)
+            total.value = .dictionary(PlistDictionary(keys: keySet.keys, values: values))
             return finish(total, ref, isShared: isShared)
         }
         var keys: [String] = []
         keys.reserveCapacity(min(count, budget.maxObjects))
         var values: [Plist] = []
         values.reserveCapacity(min(count, budget.maxObjects))
-        dictionaryCount += 1
-        // Values decoded below number their own dictionaries: remember this one's number.
-        let dictionaryNumber = dictionaryCount
-        // Unique ASCII keys take the fast unchecked path; other keys are checked as inserted.
-        // Shared ASCII keys are told apart by their key numbers, others by comparing their text.
-        var needsCheckedInsertion = false
-        var allKeysNumbered = true
-        let firstPending = pendingKeyNumbers.count
         var keyPosition = start
         var valuePosition = start + count * trailer.referenceSize
         for _ in 0..<count {
@@ -305,74 +256,44 @@ struct ObjectDecoder<Slots: ObjectSlots> {
             try budget.add(contentBytes: decodedKey.weight.contentBytes, to: &total.weight, at: offset)
             let child = try object(bytes, try trailer.reference(bytes, at: valuePosition), depth: depth + 1)
             try add(child, to: &total, at: offset)
-            if keyMarker >> 4 != 0x5 {
-                needsCheckedInsertion = true
-            } else if allKeysNumbered, mayMeetAgain(keyRef) {
-                pendingKeyNumbers.append(keyNumber(of: keyRef, key))
-            } else {
-                allKeysNumbered = false
-            }
             keys.append(key)
             values.append(child.value)
             keyPosition += trailer.referenceSize
             valuePosition += trailer.referenceSize
         }
-        if !needsCheckedInsertion, !allKeysNumbered {
-            needsCheckedInsertion = keys.count > Self.keysComparedInPairs || hasRepeat(keys)
-        } else if !needsCheckedInsertion {
-            for index in firstPending..<pendingKeyNumbers.count {
-                let number = pendingKeyNumbers[index]
-                if keyLastSeen[number] == dictionaryNumber {
-                    needsCheckedInsertion = true
-                    break
-                }
-                keyLastSeen[number] = dictionaryNumber
-            }
-        }
-        pendingKeyNumbers.removeSubrange(firstPending...)
-        // A later value for a repeated key replaces the earlier one; the key keeps its first position.
-        if needsCheckedInsertion {
-            var entries = OrderedDictionary<String, Plist>(minimumCapacity: keys.count)
-            for (key, value) in zip(keys, values) { entries[key] = value }
-            total.value = .dictionary(entries)
+        if let unique = DictionaryKeys.checking(keys) {
+            if let keysHash, keySets[keysHash] == nil { keySets[keysHash] = KeySet(start: start, keys: unique) }
+            total.value = .dictionary(PlistDictionary(keys: unique, values: values))
         } else {
-            let entries = OrderedDictionary(uncheckedUniqueKeys: keys, values: values)
-            if let keysHash, keySets[keysHash] == nil { keySets[keysHash] = KeySet(start: start, entries: entries) }
-            total.value = .dictionary(entries)
+            // A later value for a repeated key replaces the earlier one; the key keeps its first
+            // position. Keys are the same key when their scalars are (CoreFoundation's rule).
+            total.value = .dictionary(PlistDictionary(readingKeys: keys, values: values))
         }
         return finish(total, ref, isShared: isShared)
     }
 
-    /// The entries of a dictionary whose key references (at `start`) are those of `template`,
-    /// a dictionary decoded with distinct string keys: `mapValues` keeps `template`'s keys,
-    /// their storage and hash table, and only the values are decoded. Each key is still counted
-    /// against the budget, in the same order as a dictionary decoded on its own.
-    private mutating func sharingKeys(
-        of template: OrderedDictionary<String, Plist>, _ bytes: Span<UInt8>, start: Int, at offset: Int,
-        depth: Int, _ total: inout Decoded
-    ) throws(PlistError) -> OrderedDictionary<String, Plist> {
+    /// The values of a dictionary whose key references (at `start`) are those of a dictionary
+    /// decoded before with distinct string keys, whose keys it shares: only the values are
+    /// decoded. Each key is still counted against the budget, in the same order as a dictionary
+    /// decoded on its own.
+    private mutating func values(
+        sharingKeys count: Int, _ bytes: Span<UInt8>, start: Int, at offset: Int, depth: Int, _ total: inout Decoded
+    ) throws(PlistError) -> [Plist] {
         let referenceSize = trailer.referenceSize
         var keyPosition = start
-        var valuePosition = start + template.count * referenceSize
-        // `mapValues` takes no typed-throwing closure: the first error is kept, and thrown after.
-        var failure: PlistError?
-        let entries = template.mapValues { _ -> Plist in
-            guard failure == nil else { return .bool(false) }
-            do throws(PlistError) {
-                let key = try object(bytes, try trailer.reference(bytes, at: keyPosition), depth: depth + 1)
-                try budget.add(contentBytes: key.weight.contentBytes, to: &total.weight, at: offset)
-                let child = try object(bytes, try trailer.reference(bytes, at: valuePosition), depth: depth + 1)
-                try add(child, to: &total, at: offset)
-                keyPosition += referenceSize
-                valuePosition += referenceSize
-                return child.value
-            } catch {
-                failure = error
-                return .bool(false)
-            }
+        var valuePosition = start + count * referenceSize
+        var values: [Plist] = []
+        values.reserveCapacity(count)
+        for _ in 0..<count {
+            let key = try object(bytes, try trailer.reference(bytes, at: keyPosition), depth: depth + 1)
+            try budget.add(contentBytes: key.weight.contentBytes, to: &total.weight, at: offset)
+            let child = try object(bytes, try trailer.reference(bytes, at: valuePosition), depth: depth + 1)
+            try add(child, to: &total, at: offset)
+            values.append(child.value)
+            keyPosition += referenceSize
+            valuePosition += referenceSize
         }
-        if let failure { throw failure }
-        return entries
+        return values
     }
 
     /// A hash of the `count` key references at `start`.

@@ -1,4 +1,3 @@
-import OrderedCollections
 
 /// Writes a binary property list (`bplist00`) as its values arrive, for documents too large to
 /// hold: each object is written as soon as it is complete (a container when it ends, after

@@ -1,5 +1,3 @@
-import OrderedCollections
-
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -78,16 +76,16 @@ private struct TreeObjects {
 
     /// Sets the references to the keys of `dictionary` at `start`: the key objects of a key
     /// storage met before are reused, not encoded and looked up again.
-    private mutating func setKeys(of dictionary: OrderedDictionary<String, Plist>, at start: Int) {
+    private mutating func setKeys(of dictionary: PlistDictionary, at start: Int) {
         let identity = StorageIdentity(keysOf: dictionary)
-        if let identity, let first = keySets[identity] {
+        if let first = keySets[identity] {
             table.copyReferences(dictionary.count, from: first, to: start)
             return
         }
         for (offset, key) in dictionary.keys.enumerated() {
             table.setReference(start + offset, to: table.addScalar { ScalarEncoding.string(key, into: &$0) })
         }
-        if let identity { keySets.insert(start, for: identity) }
+        keySets.insert(start, for: identity)
     }
 
     /// The container with `identity` if it was added already, after checking that it is not

@@ -1,4 +1,3 @@
-import OrderedCollections
 
 #if canImport(FoundationEssentials)
 package import FoundationEssentials
@@ -250,7 +249,7 @@ package struct FlatPlist {
         let value = nodes[Int(node)]
         switch value.kind {
         case .dictionary:
-            var entries = OrderedDictionary<String, Plist>(minimumCapacity: Int(value.count))
+            var entries = PlistDictionary(minimumCapacity: Int(value.count))
             for child in children(of: node) {
                 entries[keys.names[Int(nodes[Int(child)].key)]] = plist(at: child)
             }

@@ -1,4 +1,3 @@
-import OrderedCollections
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -199,7 +198,7 @@ private struct JSONParser {
     mutating func object(depth: Int, readsTags: Bool) throws(PlistError) -> Plist {
         let objectStart = index
         index += 1
-        var entries = OrderedDictionary<String, Plist>()
+        var entries = PlistDictionary()
         skipSpace()
         if index < text.count, text[index] == 0x7D {
             index += 1

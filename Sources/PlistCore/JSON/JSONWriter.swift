@@ -1,4 +1,3 @@
-import OrderedCollections
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -119,11 +118,11 @@ private struct JSONTextWriter {
         }
     }
 
-    mutating func members(_ entries: OrderedDictionary<String, Plist>, order: [Int], depth: Int) throws(PlistError) {
+    mutating func members(_ entries: PlistDictionary, order: [Int], depth: Int) throws(PlistError) {
         out.append("{")
         var first = true
         for index in order {
-            let (key, element) = entries.elements[index]
+            let (key, element) = entries[index]
             try out.reserve((options.indentsJSON ? 2 * depth + 2 : 0) + key.utf8.count + 4)
             if !first { out.append(",") }
             first = false
@@ -138,9 +137,9 @@ private struct JSONTextWriter {
         out.append("}")
     }
 
-    mutating func order(_ entries: OrderedDictionary<String, Plist>) -> [Int] {
+    mutating func order(_ entries: PlistDictionary) -> [Int] {
         guard options.sortsKeys, let order = keyOrders.sortedOrder(of: entries) else {
-            return Array(entries.elements.indices)
+            return Array(entries.indices)
         }
         return order
     }

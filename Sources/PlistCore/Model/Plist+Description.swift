@@ -1,4 +1,3 @@
-import OrderedCollections
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials

@@ -1,13 +1,11 @@
-import OrderedCollections
-
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
 extension Plist: Hashable {
-    /// True when both hold the same content: reals and dates by exact bits, strings by exact
-    /// UTF-8 bytes, dictionaries regardless of key order.
+    /// True when both hold the same content: reals and dates by exact bits, strings and keys by
+    /// their exact UTF-8 bytes, dictionaries regardless of key order.
     public static func == (lhs: Plist, rhs: Plist) -> Bool {
         switch (lhs, rhs) {
         case (.string(let a), .string(let b)): a.utf8.elementsEqual(b.utf8)
@@ -18,8 +16,7 @@ extension Plist: Hashable {
             a.timeIntervalSinceReferenceDate.bitPattern == b.timeIntervalSinceReferenceDate.bitPattern
         case (.data(let a), .data(let b)): a == b
         case (.array(let a), .array(let b)): a == b
-        case (.dictionary(let a), .dictionary(let b)):
-            a.count == b.count && a.allSatisfy { key, value in b[key].map { $0 == value } ?? false }
+        case (.dictionary(let a), .dictionary(let b)): a == b
         case (.uid(let a), .uid(let b)): a == b
         default: false
         }
@@ -30,7 +27,7 @@ extension Plist: Hashable {
         switch self {
         case .string(let value):
             hasher.combine(0 as UInt8)
-            hasher.combine(value)
+            hasher.combine(SeededHash.bytes(value.utf8.span))
         case .integer(let value):
             hasher.combine(1 as UInt8)
             hasher.combine(value)
@@ -51,15 +48,7 @@ extension Plist: Hashable {
             hasher.combine(value)
         case .dictionary(let value):
             hasher.combine(7 as UInt8)
-            hasher.combine(value.count)
-            var entries = 0
-            for (key, element) in value {
-                var entry = Hasher()
-                entry.combine(key)
-                entry.combine(element)
-                entries ^= entry.finalize()
-            }
-            hasher.combine(entries)
+            hasher.combine(value)
         case .uid(let value):
             hasher.combine(8 as UInt8)
             hasher.combine(value)

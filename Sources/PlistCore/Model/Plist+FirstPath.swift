@@ -1,4 +1,3 @@
-import OrderedCollections
 
 extension Plist {
     /// The keys and indexes down to the first value (depth first, entries in their order) for which `matches` is true, or `nil` if there is none. The writers use it
@@ -12,7 +11,7 @@ extension Plist {
             case .array(let elements):
                 for index in elements.indices.reversed() { stack.append((elements[index], path + [String(index)])) }
             case .dictionary(let entries):
-                for (key, element) in entries.elements.reversed() { stack.append((element, path + [key])) }
+                for (key, element) in entries.reversed() { stack.append((element, path + [key])) }
             default: break
             }
         }

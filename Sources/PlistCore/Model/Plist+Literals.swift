@@ -1,5 +1,3 @@
-import OrderedCollections
-
 extension Plist: ExpressibleByStringLiteral {
     /// A `.string`.
     public init(stringLiteral value: String) { self = .string(value) }
@@ -28,7 +26,7 @@ extension Plist: ExpressibleByArrayLiteral {
 extension Plist: ExpressibleByDictionaryLiteral {
     /// A `.dictionary` in the literal's order; a repeated key traps, as with `Dictionary`.
     public init(dictionaryLiteral elements: (String, Plist)...) {
-        self = .dictionary(OrderedDictionary(uniqueKeysWithValues: elements))
+        self = .dictionary(PlistDictionary(uniqueKeysWithValues: elements))
     }
 }
 

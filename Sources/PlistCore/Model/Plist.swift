@@ -1,5 +1,3 @@
-public import OrderedCollections
-
 #if canImport(FoundationEssentials)
 public import FoundationEssentials
 #else
@@ -26,8 +24,9 @@ public enum Plist: Sendable {
     case data(Data)
     /// An ordered list of values.
     case array([Plist])
-    /// String keys mapped to values, in the order they were read or inserted.
-    indirect case dictionary(OrderedDictionary<String, Plist>)
+    /// String keys mapped to values, in the order they were read or inserted; keys are told
+    /// apart by their exact spelling (see `PlistDictionary`).
+    case dictionary(PlistDictionary)
     /// A keyed-archiver object reference (`CF$UID`).
     case uid(UInt64)
 }
@@ -78,7 +77,7 @@ extension Plist {
     }
 
     /// The entries, if this is a `.dictionary`.
-    public var dictionary: OrderedDictionary<String, Plist>? {
+    public var dictionary: PlistDictionary? {
         if case .dictionary(let value) = self { value } else { nil }
     }
 

@@ -1,4 +1,3 @@
-import OrderedCollections
 
 /// A path to a value inside nested dictionaries and arrays, written as plutil writes it: keys
 /// separated by dots, `\.` for a dot inside a key, and in an array a component is an index from 0
@@ -13,30 +12,32 @@ public struct PlistKeyPath: Hashable, Sendable, CustomStringConvertible, Express
     }
 
     /// The path written as `text`: dot-separated components, `\.` a dot inside a component.
+    /// Text is read scalar by scalar and never normalized, so a component names a key by its
+    /// exact spelling (a dot followed by a combining mark still separates components).
     public init(parsing text: String) {
         guard !text.isEmpty else {
             components = []
             return
         }
         var components: [String] = []
-        var current = ""
+        var current = String.UnicodeScalarView()
         var escaped = false
-        for character in text {
+        for scalar in text.unicodeScalars {
             if escaped {
-                if character != "." { current.append("\\") }
-                current.append(character)
+                if scalar != "." { current.append("\\") }
+                current.append(scalar)
                 escaped = false
-            } else if character == "\\" {
+            } else if scalar == "\\" {
                 escaped = true
-            } else if character == "." {
-                components.append(current)
-                current = ""
+            } else if scalar == "." {
+                components.append(String(current))
+                current = String.UnicodeScalarView()
             } else {
-                current.append(character)
+                current.append(scalar)
             }
         }
         if escaped { current.append("\\") }
-        components.append(current)
+        components.append(String(current))
         self.components = components
     }
 
@@ -47,7 +48,26 @@ public struct PlistKeyPath: Hashable, Sendable, CustomStringConvertible, Express
 
     /// The path as it is written: components joined by dots, dots inside them escaped.
     public var description: String {
-        components.map { $0.replacing(".", with: "\\.") }.joined(separator: ".")
+        components.map { component in
+            var escaped = String.UnicodeScalarView()
+            for scalar in component.unicodeScalars {
+                if scalar == "." { escaped.append("\\") }
+                escaped.append(scalar)
+            }
+            return String(escaped)
+        }.joined(separator: ".")
+    }
+
+    /// Whether both paths have the same components, spelled exactly the same (as dictionary
+    /// keys are compared).
+    public static func == (lhs: PlistKeyPath, rhs: PlistKeyPath) -> Bool {
+        lhs.components.count == rhs.components.count
+            && zip(lhs.components, rhs.components).allSatisfy { ExactKey($0) == ExactKey($1) }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(components.count)
+        for component in components { hasher.combine(ExactKey(component)) }
     }
 
     /// The path to the value that holds this one (the top level's parent is itself).

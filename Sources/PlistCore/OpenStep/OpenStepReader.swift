@@ -1,4 +1,3 @@
-import OrderedCollections
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -267,8 +266,8 @@ private struct OpenStepParser {
     // MARK: Containers
 
     /// Entries up to the closing brace (or the end of the text when `opening` is `nil`).
-    mutating func dictionaryContent(depth: Int, opening: Int?) throws(PlistError) -> OrderedDictionary<String, Plist> {
-        var entries = OrderedDictionary<String, Plist>()
+    mutating func dictionaryContent(depth: Int, opening: Int?) throws(PlistError) -> PlistDictionary {
+        var entries = PlistDictionary()
         while true {
             skipSpace()
             guard index < text.count else {

@@ -1,4 +1,3 @@
-import OrderedCollections
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -123,9 +122,9 @@ private struct OpenStepTextWriter {
     }
 
     /// The entries in the order options ask for.
-    mutating func ordered(_ entries: OrderedDictionary<String, Plist>) -> [(key: String, value: Plist)] {
-        guard options.sortsKeys, let order = keyOrders.sortedOrder(of: entries) else { return Array(entries.elements) }
-        return order.map { entries.elements[$0] }
+    mutating func ordered(_ entries: PlistDictionary) -> [(key: String, value: Plist)] {
+        guard options.sortsKeys, let order = keyOrders.sortedOrder(of: entries) else { return Array(entries) }
+        return order.map { entries[$0] }
     }
 
     func unrepresentable(_ value: Plist, in format: String) -> PlistError {

@@ -1,4 +1,3 @@
-import OrderedCollections
 
 /// Writes an Xcode project (`project.pbxproj`) the way Xcode does: the `// !$*UTF8*$!` line,
 /// `objects` in `/* Begin <isa> section */` blocks (sections by isa, objects by ID, both sorted),
@@ -31,25 +30,25 @@ enum PbxprojWriter {
 }
 
 private struct ProjectWriter {
-    let objects: OrderedDictionary<String, Plist>
+    let objects: PlistDictionary
     let projectName: String
     var out: TextOutput
     /// The build phase each build file is in, by the build file's ID.
-    let phaseOfBuildFile: [String: String]
+    let phaseOfBuildFile: [ExactKey: String]
     /// The object that uses each configuration list, by the list's ID.
-    let ownerOfConfigurationList: [String: String]
+    let ownerOfConfigurationList: [ExactKey: String]
 
-    init(objects: OrderedDictionary<String, Plist>, projectName: String, out: TextOutput) {
+    init(objects: PlistDictionary, projectName: String, out: TextOutput) {
         self.objects = objects
         self.projectName = projectName
         self.out = out
-        var phases: [String: String] = [:]
-        var owners: [String: String] = [:]
+        var phases: [ExactKey: String] = [:]
+        var owners: [ExactKey: String] = [:]
         for (id, object) in objects {
             if case .array(let files)? = object["files"] {
-                for case .string(let file) in files { phases[file] = id }
+                for case .string(let file) in files { phases[ExactKey(file)] = id }
             }
-            if case .string(let list)? = object["buildConfigurationList"] { owners[list] = id }
+            if case .string(let list)? = object["buildConfigurationList"] { owners[ExactKey(list)] = id }
         }
         phaseOfBuildFile = phases
         ownerOfConfigurationList = owners
@@ -57,11 +56,11 @@ private struct ProjectWriter {
 
     mutating func objectSections() throws(PlistError) {
         out += "{\n"
-        var sections: [String: [String]] = [:]
-        for (id, object) in objects { sections[object["isa"]?.string ?? "", default: []].append(id) }
-        for isa in sections.keys.sorted() {
+        var sections: [ExactKey: [String]] = [:]
+        for (id, object) in objects { sections[ExactKey(object["isa"]?.string ?? ""), default: []].append(id) }
+        for isa in sections.keys.map(\.string).sorted(by: KeyOrder.precedesInUTF16) {
             out += "\n/* Begin \(isa) section */\n"
-            for id in sections[isa]!.sorted() {
+            for id in sections[ExactKey(isa)]!.sorted(by: KeyOrder.precedesInUTF16) {
                 let object = objects[id]!
                 try out.reserve(id.utf8.count + 8)
                 out += "\t\t" + reference(id) + " = "
@@ -78,8 +77,8 @@ private struct ProjectWriter {
     }
 
     /// `isa` first, then the other keys sorted.
-    func ordered(_ entries: OrderedDictionary<String, Plist>) -> [(key: String, value: Plist)] {
-        entries.elements.sorted { a, b in
+    func ordered(_ entries: PlistDictionary) -> [(key: String, value: Plist)] {
+        entries.sorted { a, b in
             if a.key == "isa" || b.key == "isa" { return a.key == "isa" && b.key != "isa" }
             return KeyOrder.precedesInUTF16(a.key, b.key)
         }
@@ -168,10 +167,10 @@ private struct ProjectWriter {
             let file = (object["fileRef"]?.string ?? object["productRef"]?.string).flatMap {
                 comment(for: $0, nested: true)
             }
-            let phase = phaseOfBuildFile[id].flatMap { comment(for: $0, nested: true) }
+            let phase = phaseOfBuildFile[ExactKey(id)].flatMap { comment(for: $0, nested: true) }
             return "\(file ?? "(null)") in \(phase ?? "(null)")"
         case "XCConfigurationList":
-            guard let owner = ownerOfConfigurationList[id], let ownerObject = objects[owner] else { return nil }
+            guard let owner = ownerOfConfigurationList[ExactKey(id)], let ownerObject = objects[owner] else { return nil }
             let ownerIsa = ownerObject["isa"]?.string ?? ""
             let ownerName = ownerIsa == "PBXProject" ? projectName : ownerObject["name"]?.string ?? ""
             return "Build configuration list for \(ownerIsa) \"\(ownerName)\""

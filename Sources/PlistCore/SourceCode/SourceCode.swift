@@ -1,4 +1,3 @@
-import OrderedCollections
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -38,7 +37,8 @@ enum SourceCode {
         var text = try TextOutput(for: value, indentation: 4, options: options)
         text += "/// Generated from \(fileName) by plistconv.\nimport Foundation\n\n"
         text += "let \(name): \(swiftType(of: value)) = "
-        try appendSwift(value, indent: "", depth: 0, to: &text)
+        var path: [String] = []
+        try appendSwift(value, indent: "", path: &path, to: &text)
         text += "\n"
         return text.bytes
     }
@@ -57,10 +57,10 @@ enum SourceCode {
         }
     }
 
-    private static func appendSwift(_ value: Plist, indent: String, depth: Int, to text: inout TextOutput)
+    private static func appendSwift(_ value: Plist, indent: String, path: inout [String], to text: inout TextOutput)
         throws(PlistError)
     {
-        try check(value, depth: depth, indent: indent, in: text)
+        try check(value, depth: path.count, indent: indent, in: text)
         let inner = indent + "    "
         switch value {
         case .string(let string): text += swiftString(string)
@@ -82,9 +82,11 @@ enum SourceCode {
                 return
             }
             text += "[\n"
-            for element in elements {
+            for (index, element) in elements.enumerated() {
                 text += inner
-                try appendSwift(element, indent: inner, depth: depth + 1, to: &text)
+                path.append(String(index))
+                try appendSwift(element, indent: inner, path: &path, to: &text)
+                path.removeLast()
                 text += nestedAnnotation(element) + ",\n"
             }
             text += indent + "]"
@@ -93,13 +95,33 @@ enum SourceCode {
                 text += "[:]"
                 return
             }
+            try checkSwiftKeys(entries, path)
             text += "[\n"
             for (key, element) in entries {
                 text += inner + swiftString(key) + ": "
-                try appendSwift(element, indent: inner, depth: depth + 1, to: &text)
+                path.append(key)
+                try appendSwift(element, indent: inner, path: &path, to: &text)
+                path.removeLast()
                 text += nestedAnnotation(element) + ",\n"
             }
             text += indent + "]"
+        }
+    }
+
+    /// Refuses keys that Swift's `String` calls equal (canonically equivalent spellings, which a
+    /// property list keeps apart): a dictionary literal holding both traps when it runs.
+    private static func checkSwiftKeys(_ entries: PlistDictionary, _ path: [String]) throws(PlistError) {
+        guard !entries.keyStorage.isASCII else { return }
+        var seen: [String: String] = [:]
+        for key in entries.keys {
+            if let first = seen.updateValue(key, forKey: key) {
+                throw PlistError(
+                    .unrepresentable(
+                        keyPath: PlistKeyPath(components: path + [key]).description,
+                        type: "key canonically equivalent to \(first.debugDescription)",
+                        format: "a Swift dictionary literal"),
+                    at: 0)
+            }
         }
     }
 

@@ -1,5 +1,3 @@
-import OrderedCollections
-
 /// The order writers sort dictionary keys in: CoreFoundation's.
 enum KeyOrder {
     /// The positions of `keys` in CoreFoundation's order, or `nil` when they are in order already.
@@ -9,7 +7,7 @@ enum KeyOrder {
     /// < "ｱ" < U+FFFD. Not by Unicode scalar, not normalized ("e\u{301}" sorts before "f", "é"
     /// after "z"), not case-folded. Comparing UTF-8 bytes gives the same order once the lead
     /// bytes 0xEE and 0xEF (U+E000...U+FFFF) are moved above 0xF0...0xF4 (U+10000 and up).
-    static func sortedOrder(_ keys: OrderedSet<String>) -> [Int]? {
+    static func sortedOrder<Keys: RandomAccessCollection<String>>(_ keys: Keys) -> [Int]? where Keys.Index == Int {
         var isSorted = true
         var previous: String?
         for key in keys {
@@ -20,7 +18,7 @@ enum KeyOrder {
             previous = key
         }
         if isSorted { return nil }
-        return sortedIndices(keys.elements)
+        return sortedIndices(Array(keys))
     }
 
     /// The positions of `keys` (all different) in CoreFoundation's order. Each key's first 8
@@ -67,7 +65,7 @@ enum KeyOrder {
 }
 
 /// The CoreFoundation order of each key storage a writer meets, found once: dictionaries read
-/// with the same keys share their storage (`OrderedDictionary.mapValues` keeps it), and an
+/// with the same keys share their storage (`DictionaryKeys`), and an
 /// iTunes-like library has 20,000 tracks of about 30 keys in a few hundred key sets.
 struct KeyOrders {
     /// Orders of unsorted keys only (keys in order are found so in one pass, about what a lookup
@@ -77,8 +75,8 @@ struct KeyOrders {
     private var orders = StorageTable<[Int]?>()
 
     /// The positions of `entries`' keys in CoreFoundation's order, or `nil` when they are in it.
-    mutating func sortedOrder(of entries: OrderedDictionary<String, Plist>) -> [Int]? {
-        guard let identity = StorageIdentity(keysOf: entries) else { return KeyOrder.sortedOrder(entries.keys) }
+    mutating func sortedOrder(of entries: PlistDictionary) -> [Int]? {
+        let identity = StorageIdentity(keysOf: entries)
         let known = orders[identity]
         if case .some(.some(let order)) = known { return order }
         guard let order = KeyOrder.sortedOrder(entries.keys) else { return nil }

@@ -1,4 +1,3 @@
-import OrderedCollections
 
 /// `PlistWriteOptions.maxOutputBytes` as the text writers apply it.
 ///

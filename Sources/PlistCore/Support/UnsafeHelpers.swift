@@ -1,5 +1,3 @@
-import OrderedCollections
-
 #if os(Linux)
 import Glibc
 #endif
@@ -108,20 +106,29 @@ struct StorageIdentity: Equatable {
         keys = 0
     }
 
-    init?(_ entries: OrderedDictionary<String, Plist>) {
-        guard let keys = Self.address(entries.keys), let values = Self.address(entries.values) else { return nil }
+    init?(_ entries: PlistDictionary) {
         kind = .dictionary
+        guard !entries.isEmpty else {
+            // Every empty dictionary is one container, as every empty array's storage is one.
+            address = 0
+            keys = 0
+            return
+        }
+        guard let values = Self.address(entries.valueStorage) else { return nil }
         address = values
-        self.keys = keys
+        keys = Self.address(entries.keyStorage)
     }
 
     /// The identity of a dictionary's keys alone, which dictionaries read with the same keys
-    /// share (`OrderedDictionary.mapValues` keeps them).
-    init?(keysOf entries: OrderedDictionary<String, Plist>) {
-        guard let keys = Self.address(entries.keys) else { return nil }
+    /// share (`DictionaryKeys`).
+    init(keysOf entries: PlistDictionary) {
         kind = .keys
-        address = keys
-        self.keys = 0
+        address = Self.address(entries.keyStorage)
+        keys = 0
+    }
+
+    private static func address(_ object: AnyObject) -> UInt {
+        UInt(bitPattern: ObjectIdentifier(object))
     }
 
     private static func address<C: Collection>(_ collection: C) -> UInt? {
@@ -169,6 +176,21 @@ extension Span<UInt8> {
     func halfWord(at offset: Int) -> UInt32 {
         // SAFETY: every bit pattern is a valid `UInt32`; `unsafeLoadUnaligned` checks the bounds.
         unsafe bytes.unsafeLoadUnaligned(fromByteOffset: offset, as: UInt32.self).littleEndian
+    }
+
+    /// Whether `other` holds exactly these bytes, compared eight at a time.
+    func hasSameBytes(as other: Span<UInt8>) -> Bool {
+        guard count == other.count else { return false }
+        var index = 0
+        while index + 8 <= count {
+            if word(at: index) != other.word(at: index) { return false }
+            index += 8
+        }
+        while index < count {
+            if self[index] != other[index] { return false }
+            index += 1
+        }
+        return true
     }
 
     /// Whether every byte is ASCII, tested eight at a time.

@@ -1,4 +1,3 @@
-import OrderedCollections
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -69,7 +68,7 @@ enum XMLWriter {
     static let longKeyProblem = "key of more than 65,535 bytes holding characters XML 1.0 forbids"
 
     /// Whether `entries` are what a UID is written as: one non-negative integer `CF$UID`.
-    static func isUIDForm(_ entries: OrderedDictionary<String, Plist>) -> Bool {
+    static func isUIDForm(_ entries: PlistDictionary) -> Bool {
         entries.count == 1 && entries.keys[0] == "CF$UID" && entries.values[0].uint64 != nil
     }
 

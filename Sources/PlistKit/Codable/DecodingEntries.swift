@@ -3,11 +3,15 @@ import PlistCore
 
 /// A dictionary as a keyed container sees it.
 enum DecodingEntries {
-    /// A dictionary of a `Plist` tree.
-    case tree(OrderedDictionary<String, Plist>)
+    /// A dictionary of a `Plist` tree whose keys are all ASCII (so exact spelling and Swift's
+    /// `String` equality agree).
+    case tree(PlistDictionary)
     /// A dictionary of the decoder's indexed document.
     case indexed(IndexedEntries)
-    /// A dictionary whose keys the key strategy changed (the first of equal keys kept).
+    /// A dictionary whose keys are matched as `String`s, as Foundation's `PropertyListDecoder`
+    /// matches them (canonically equivalent spellings are one key): keys beyond ASCII (the first
+    /// spelling with the last value), or keys the key strategy changed (the first of equal keys
+    /// kept).
     case converted(OrderedDictionary<String, DecodingNode>)
 }
 

@@ -161,8 +161,14 @@ final class PlistValueDecoder: Decoder {
     func entries() throws -> DecodingEntries {
         let entries: DecodingEntries
         switch node {
-        case .value(.dictionary(let dictionary)):
+        case .value(.dictionary(let dictionary)) where dictionary.keyStorage.isASCII:
             entries = .tree(dictionary)
+        case .value(.dictionary(let dictionary)):
+            // Foundation's decoder keys its containers by `String`: canonically equivalent keys
+            // are one key, with the first spelling and the last value.
+            var merged = OrderedDictionary<String, DecodingNode>(minimumCapacity: dictionary.count)
+            for (key, value) in dictionary { merged[key] = .value(value) }
+            entries = .converted(merged)
         case .object(let ref) where source!.kind(of: ref) == .dictionary:
             let source = source!
             let depth = depth

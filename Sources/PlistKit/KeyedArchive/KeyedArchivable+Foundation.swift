@@ -1,4 +1,3 @@
-import OrderedCollections
 import PlistCore
 
 #if canImport(FoundationEssentials)
@@ -287,11 +286,9 @@ extension Plist: KeyedArchivable {
 }
 
 /// The entries of the `NSDictionary` at `reference`, whose keys must be strings.
-private func stringKeyed(_ reference: UInt64, in archive: KeyedArchiveDecoder) throws -> OrderedDictionary<
-    String, Plist
-> {
+private func stringKeyed(_ reference: UInt64, in archive: KeyedArchiveDecoder) throws -> PlistDictionary {
     let (keys, values) = try archive.reader.dictionaryReferences(reference)
-    var entries: OrderedDictionary<String, Plist> = [:]
+    var entries: PlistDictionary = [:]
     for (key, value) in zip(keys, values) {
         entries[try String.unarchiveObject(key, in: archive)] = try Plist.unarchiveObject(value, in: archive)
     }

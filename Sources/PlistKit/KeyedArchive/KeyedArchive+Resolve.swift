@@ -1,4 +1,3 @@
-import OrderedCollections
 import PlistCore
 
 #if canImport(FoundationEssentials)
@@ -28,7 +27,7 @@ public enum KeyedArchive {
         var resolver = Resolver(objects: archive.objects, maxDepth: maxDepth)
         resolver.countReferences(in: .dictionary(archive.top))
         for object in archive.objects { resolver.countReferences(in: object) }
-        var top: OrderedDictionary<String, Plist> = [:]
+        var top: PlistDictionary = [:]
         for (key, value) in archive.top {
             do throws(KeyedArchiveError) {
                 top[key] = try resolver.field(value)
@@ -76,13 +75,13 @@ private struct Resolver {
         }
     }
 
-    private mutating func fields(_ entries: OrderedDictionary<String, Plist>) throws(KeyedArchiveError)
-        -> OrderedDictionary<String, Plist>
+    private mutating func fields(_ entries: PlistDictionary) throws(KeyedArchiveError)
+        -> PlistDictionary
     {
         guard depth < maxDepth else { throw KeyedArchiveError(.tooDeep(limit: maxDepth)) }
         depth += 1
         defer { depth -= 1 }
-        var resolved: OrderedDictionary<String, Plist> = [:]
+        var resolved: PlistDictionary = [:]
         resolved.reserveCapacity(entries.count)
         for (key, value) in entries where key != "$class" {
             do throws(KeyedArchiveError) {
@@ -106,9 +105,9 @@ private struct Resolver {
             if let leaf = Self.leaf(name, entries) { return leaf }
             if shown.contains(uid) { return ["$ref": .string("#\(uid)")] }
             shown.insert(uid)
-            var resolved: OrderedDictionary<String, Plist> = ["$class": .string(name)]
+            var resolved: PlistDictionary = ["$class": .string(name)]
             if referenceCounts[Int(uid)] > 1 { resolved["$id"] = .string("#\(uid)") }
-            let body: OrderedDictionary<String, Plist>
+            let body: PlistDictionary
             if let entries = try dictionaryEntries(name, entries) { body = entries } else { body = try fields(entries) }
             resolved.merge(body) { first, _ in first }
             return .dictionary(resolved)
@@ -117,7 +116,7 @@ private struct Resolver {
         }
     }
 
-    private func className(_ entries: OrderedDictionary<String, Plist>) throws(KeyedArchiveError) -> String {
+    private func className(_ entries: PlistDictionary) throws(KeyedArchiveError) -> String {
         guard case .uid(let classUID)? = entries["$class"], classUID < UInt64(objects.count),
             case .dictionary(let info) = objects[Int(classUID)], let name = info["$classname"]?.string
         else { throw KeyedArchiveError(.missingClass) }
@@ -125,7 +124,7 @@ private struct Resolver {
     }
 
     /// The plain value of an `NSString`, `NSDate` or `NSData` object whose field is plain.
-    private static func leaf(_ name: String, _ entries: OrderedDictionary<String, Plist>) -> Plist? {
+    private static func leaf(_ name: String, _ entries: PlistDictionary) -> Plist? {
         switch name {
         case "NSString", "NSMutableString": entries["NS.string"]?.string.map(Plist.string)
         case "NSDate":
@@ -137,17 +136,17 @@ private struct Resolver {
     }
 
     /// The entries of an `NSDictionary` whose keys resolve to distinct strings not starting with `$`.
-    private mutating func dictionaryEntries(_ name: String, _ entries: OrderedDictionary<String, Plist>)
-        throws(KeyedArchiveError) -> OrderedDictionary<String, Plist>?
+    private mutating func dictionaryEntries(_ name: String, _ entries: PlistDictionary)
+        throws(KeyedArchiveError) -> PlistDictionary?
     {
         guard name == "NSDictionary" || name == "NSMutableDictionary",
             case .array(let keys)? = entries["NS.keys"], case .array(let values)? = entries["NS.objects"],
             keys.count == values.count
         else { return nil }
         var names: [String] = []
-        var seen: Set<String> = []
+        var seen: Set<ExactKey> = []
         for key in keys {
-            guard case .string(let string) = try field(key), !string.hasPrefix("$"), seen.insert(string).inserted else {
+            guard case .string(let string) = try field(key), !string.hasPrefix("$"), seen.insert(ExactKey(string)).inserted else {
                 return nil
             }
             names.append(string)
@@ -155,7 +154,7 @@ private struct Resolver {
         guard depth < maxDepth else { throw KeyedArchiveError(.tooDeep(limit: maxDepth)) }
         depth += 1
         defer { depth -= 1 }
-        var resolved: OrderedDictionary<String, Plist> = [:]
+        var resolved: PlistDictionary = [:]
         for (key, value) in zip(names, values) { resolved[key] = try field(value) }
         return resolved
     }

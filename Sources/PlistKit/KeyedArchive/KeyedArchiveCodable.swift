@@ -75,7 +75,7 @@ private func cast<T>(_ value: Any, _ uid: UInt64) throws(KeyedArchiveError) -> T
 final class EncodedBox {
     enum Content {
         case empty
-        case keyed(OrderedDictionary<String, EncodedBox>)
+        case keyed(OrderedDictionary<ExactKey, EncodedBox>)
         case unkeyed([EncodedBox])
         case object(UInt64)
     }
@@ -101,12 +101,12 @@ final class EncodedBox {
 
 extension EncodedBox {
     /// Stores an `NSDictionary` of `entries` (a Codable value that encoded nothing is an empty one).
-    fileprivate static func dictionary(_ entries: OrderedDictionary<String, EncodedBox>, in writer: ArchiveWriter)
+    fileprivate static func dictionary(_ entries: OrderedDictionary<ExactKey, EncodedBox>, in writer: ArchiveWriter)
         throws
         -> UInt64
     {
         try writer.valueObject(classChain: ["NSDictionary", "NSObject"]) { coder in
-            coder.fields["NS.keys"] = .array(entries.keys.map { .uid(writer.string($0)) })
+            coder.fields["NS.keys"] = .array(entries.keys.map { .uid(writer.string($0.string)) })
             coder.fields["NS.objects"] = .array(try entries.values.map { .uid(try $0.archive(in: writer)) })
         }
     }
@@ -146,7 +146,7 @@ struct ArchiveEncoding: Encoder {
         private func set(_ child: EncodedBox, for key: any CodingKey) {
             guard case .keyed(var entries) = box.content else { return }
             box.content = .empty
-            entries[key.stringValue] = child
+            entries[ExactKey(key.stringValue)] = child
             box.content = .keyed(entries)
         }
 

@@ -1,4 +1,3 @@
-import OrderedCollections
 import PlistCore
 
 /// Writes object graphs as keyed archives with the structure of `NSKeyedArchiver`'s output:
@@ -52,7 +51,7 @@ public struct KeyedArchiver: Sendable {
 /// to an object of its own.
 public final class KeyedArchiveEncoder {
     let writer: ArchiveWriter
-    var fields: OrderedDictionary<String, Plist> = [:]
+    var fields: PlistDictionary = [:]
 
     init(writer: ArchiveWriter) {
         self.writer = writer
@@ -87,7 +86,8 @@ public final class KeyedArchiveEncoder {
 final class ArchiveWriter {
     private(set) var objects: [Plist] = ["$null"]
     private var classes: [String: UInt64] = [:]
-    private var strings: [String: UInt64] = [:]
+    /// Strings by their exact spelling: two spellings of one text are two objects.
+    private var strings: [ExactKey: UInt64] = [:]
     private var instances: [ObjectIdentifier: UInt64] = [:]
     private var retained: [AnyObject] = []  // keeps each ObjectIdentifier in `instances` unique
     private var depth = 0
@@ -105,9 +105,9 @@ final class ArchiveWriter {
 
     /// The index of the string `value`, stored once however often it is used.
     func string(_ value: String) -> UInt64 {
-        if let uid = strings[value] { return uid }
+        if let uid = strings[ExactKey(value)] { return uid }
         let uid = append(.string(value))
-        strings[value] = uid
+        strings[ExactKey(value)] = uid
         return uid
     }
 
@@ -145,8 +145,8 @@ final class ArchiveWriter {
         return try body()
     }
 
-    private func finish(_ uid: UInt64, classChain: [String], fields: OrderedDictionary<String, Plist>) {
-        var object: OrderedDictionary<String, Plist> = ["$class": .uid(classReference(classChain))]
+    private func finish(_ uid: UInt64, classChain: [String], fields: PlistDictionary) {
+        var object: PlistDictionary = ["$class": .uid(classReference(classChain))]
         object.merge(fields) { _, field in field }
         objects[Int(uid)] = .dictionary(object)
     }

@@ -1,4 +1,3 @@
-import OrderedCollections
 import PlistCore
 
 /// Reads keyed archives (from `NSKeyedArchiver` or `KeyedArchiver`) into Swift values, decoding
@@ -56,11 +55,11 @@ public final class KeyedUnarchiver {
 /// The fields of one object being unarchived: what `PlistArchivable.decode(from:)` reads.
 public final class KeyedArchiveDecoder {
     let reader: ArchiveReader
-    let fields: OrderedDictionary<String, Plist>
+    let fields: PlistDictionary
     /// The index of this object in `$objects` (`nil` for `$top`).
     public let object: UInt64?
 
-    init(reader: ArchiveReader, fields: OrderedDictionary<String, Plist>, object: UInt64?) {
+    init(reader: ArchiveReader, fields: PlistDictionary, object: UInt64?) {
         self.reader = reader
         self.fields = fields
         self.object = object
@@ -149,7 +148,7 @@ public final class KeyedArchiveDecoder {
 /// The checked top level of a keyed archive.
 struct ArchiveContents {
     var objects: [Plist]
-    var top: OrderedDictionary<String, Plist>
+    var top: PlistDictionary
 
     init(_ plist: Plist) throws(KeyedArchiveError) {
         guard case .dictionary(let archive) = plist, case .array(let objects)? = archive["$objects"] else {
@@ -202,7 +201,7 @@ final class ArchiveReader {
     /// The class chain of the object at `uid` (its `$classname`, then its `$classes`), or
     /// `nil` when it is a plain value; with its fields.
     func classChain(_ uid: UInt64) throws(KeyedArchiveError) -> (
-        chain: [String], fields: OrderedDictionary<String, Plist>
+        chain: [String], fields: PlistDictionary
     )? {
         guard case .dictionary(let fields) = try object(uid) else { return nil }
         guard case .uid(let classUID)? = fields["$class"], case .dictionary(let info) = try raw(classUID),
@@ -212,7 +211,7 @@ final class ArchiveReader {
     }
 
     /// The fields of the object at `uid`, whose class (or a class in its `$classes`) must be in `allowed`.
-    func classFields(_ uid: UInt64, allowed: [String]) throws(KeyedArchiveError) -> OrderedDictionary<String, Plist> {
+    func classFields(_ uid: UInt64, allowed: [String]) throws(KeyedArchiveError) -> PlistDictionary {
         guard let (chain, fields) = try classChain(uid) else {
             throw KeyedArchiveError(.typeMismatch(expected: "an instance of \(allowed[0])"), object: uid)
         }
@@ -223,7 +222,7 @@ final class ArchiveReader {
     }
 
     /// A field of the object `uid` that must be present.
-    func field(_ key: String, of fields: OrderedDictionary<String, Plist>, object uid: UInt64) throws(KeyedArchiveError)
+    func field(_ key: String, of fields: PlistDictionary, object uid: UInt64) throws(KeyedArchiveError)
         -> Plist
     {
         guard let value = fields[key] else { throw KeyedArchiveError(.keyNotFound(key), object: uid) }
@@ -231,7 +230,7 @@ final class ArchiveReader {
     }
 
     /// The object references in the array field `key` of the object `uid`.
-    func references(_ key: String, of fields: OrderedDictionary<String, Plist>, object uid: UInt64)
+    func references(_ key: String, of fields: PlistDictionary, object uid: UInt64)
         throws(KeyedArchiveError) -> [UInt64]
     {
         guard case .array(let elements) = try field(key, of: fields, object: uid) else {
