@@ -34,7 +34,7 @@ struct PlistConv: ParsableCommand {
             """,
         subcommands: [
             Convert.self, Lint.self, Print.self, Extract.self, TypeOf.self, Insert.self, Replace.self,
-            Remove.self, Create.self, ArchivePrint.self, Defaults.self,
+            Remove.self, Create.self, ArchivePrint.self, Defaults.self, Diff.self, Merge.self,
         ],
         defaultSubcommand: Convert.self
     )
