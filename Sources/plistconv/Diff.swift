@@ -15,7 +15,8 @@ struct Diff: ParsableCommand {
             strings, indexes as numbers; values as typed JSON).
 
             --textconv FILE writes FILE as XML (or as typed JSON when XML cannot hold a value), for \
-            git's diff.<driver>.textconv, so that binary property lists diff as text.
+            git's diff.<driver>.textconv, so that binary property lists diff as text; a file that is \
+            not a property list is written as it is, with the reason on standard error.
 
             Exit status: 0 when the values are the same, 1 when they differ, 2 on error, as diff's.
             """
@@ -47,8 +48,7 @@ struct Diff: ParsableCommand {
 
     func run() throws {
         if textconv {
-            let document = try read(files[0])
-            try writing { () throws(PlistError) in try Terminal.output(try Self.text(of: document.value), to: "-") }
+            try writing { () throws(PlistError) in try Terminal.output(try Self.textForGit(files[0]), to: "-") }
             return
         }
         let old = try read(files[0])
@@ -83,6 +83,19 @@ struct Diff: ParsableCommand {
         } catch {
             Terminal.report(error, file: Terminal.displayName("-", isOutput: true))
             throw ExitCode(2)
+        }
+    }
+
+    /// The text git diffs for `file`: its value as `text(of:)`, or, when the file is not a
+    /// property list (damaged, or not one at all), its bytes as they are, with the reason on
+    /// standard error, so that git still shows the change.
+    private static func textForGit(_ file: String) throws(PlistError) -> [UInt8] {
+        let bytes = try FileBytes.contents(of: file)
+        do throws(PlistError) {
+            return try text(of: try Plist(bytes: bytes))
+        } catch {
+            Terminal.report(error, file: Terminal.displayName(file, isOutput: false) + " (shown as it is)")
+            return bytes
         }
     }
 

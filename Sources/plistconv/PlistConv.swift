@@ -31,6 +31,9 @@ struct PlistConv: ParsableCommand {
             -o, -e, -s, -r, -n, -expect, -append. So do libplist's: plistutil -i IN [-o OUT] \
             [-f bin|xml|json|openstep], -p FILE. `--` ends the options, so that files and key paths \
             may start with -.
+
+            plistconv buddy [-c COMMAND]... [-x] FILE is macOS's PlistBuddy (so is plistconv run \
+            under the name PlistBuddy): plistconv buddy -h lists its commands.
             """,
         subcommands: [
             Convert.self, Lint.self, Print.self, Extract.self, TypeOf.self, Insert.self, Replace.self,
@@ -44,6 +47,11 @@ struct PlistConv: ParsableCommand {
         // reported with the file's name, instead of killing the process with no message and
         // the temporary file left behind. (The command's choice: PlistKit changes no signal.)
         signal(SIGXFSZ, SIG_IGN)
+        // PlistBuddy has a command line of its own (its -h is its help).
+        if CommandLine.arguments.first?.split(separator: "/").last == "PlistBuddy" {
+            Buddy.main(Array(CommandLine.arguments.dropFirst()))
+        }
+        if CommandLine.arguments.dropFirst().first == "buddy" { Buddy.main(Array(CommandLine.arguments.dropFirst(2))) }
         let arguments = CommandSpelling.normalized(Array(CommandLine.arguments.dropFirst()))
         QuickCommandLine.parse(arguments)?.runAndExit()
         guard var command = parseNamedCommand(arguments) else { return main(arguments) }
