@@ -12,10 +12,15 @@ struct MergeConflict: Equatable {
     /// Why, when it is not that both sides changed the value: a reordering or a reference.
     var note: String?
 
-    /// One line for standard error.
+    /// One line for standard error (each value cut after 200 characters).
     var line: String {
         if let note { return "conflict at \(path.keyPathText): \(note)" }
-        func shown(_ value: Plist?) -> String { value.map(InlineValue.text) ?? "(absent)" }
+        func shown(_ value: Plist?) -> String {
+            guard let value else { return "(absent)" }
+            let text = InlineValue.text(value)
+            guard text.count > 200 else { return text }
+            return text.prefix(200) + "… (\(text.count - 200) more characters)"
+        }
         return "conflict at \(path.keyPathText): ours \(shown(ours)), theirs \(shown(theirs)), base \(shown(base))"
     }
 }
@@ -97,24 +102,41 @@ struct PlistMerge {
                 result.append((key, merged))
             }
         }
-        // Their new keys go after the key they follow on their side (and after the keys we
-        // added right there), or first.
+        // Their new keys go after the key they follow on their side, or first.
+        var place: [Plist: Int] = [:]  // (Plist strings compare by their bytes, as keys must)
+        for (index, entry) in result.enumerated() { place[.string(entry.key)] = index }
+        var additions: [(after: Int?, item: (key: String, value: Plist))] = []
         var after: Int? = nil
         for (key, theirsValue) in theirsEntries {
             if oursEntries[key] != nil {
-                after = result.firstIndex { $0.key.utf8.elementsEqual(key.utf8) } ?? after
-                continue
+                after = place[.string(key)] ?? after
+            } else if let merged = value(base[key], nil, theirsValue, path: path + [.key(key)]) {
+                additions.append((after, (key, merged)))
             }
-            guard let merged = value(base[key], nil, theirsValue, path: path + [.key(key)]) else { continue }
-            var position = after.map { $0 + 1 } ?? 0
-            while position < result.count, base[result[position].key] == nil, theirsEntries[result[position].key] == nil
-            {
-                position += 1
-            }
-            result.insert((key, merged), at: position)
-            after = position
         }
-        return .dictionary(.init(uniqueKeysWithValues: result.map { ($0.key, $0.value) }))
+        let entries = Self.interleave(additions, into: result) { base[$0.key] == nil && theirsEntries[$0.key] == nil }
+        return .dictionary(.init(uniqueKeysWithValues: entries.map { ($0.key, $0.value) }))
+    }
+
+    /// `primary` with each addition after the element at its index (`nil`: at the start), and
+    /// after the elements right after it that `isOwnAddition` (the primary side's own
+    /// additions there come first); additions at one place keep their order.
+    private static func interleave<Item>(
+        _ additions: [(after: Int?, item: Item)], into primary: [Item], isOwnAddition: (Item) -> Bool
+    ) -> [Item] {
+        var groups = [[Item]](repeating: [], count: primary.count + 1)
+        for addition in additions { groups[(addition.after ?? -1) + 1].append(addition.item) }
+        var result: [Item] = []
+        var pending = groups[0]
+        for (index, item) in primary.enumerated() {
+            if !pending.isEmpty, !isOwnAddition(item) {
+                result += pending
+                pending = []
+            }
+            result.append(item)
+            pending += groups[index + 1]
+        }
+        return result + pending
     }
 
     // MARK: Arrays
@@ -184,22 +206,19 @@ struct PlistMerge {
         let (primary, secondary) = primaryIsOurs ? (ours, theirs) : (theirs, ours)
         let inPrimary = primaryIsOurs ? inOurs : inTheirs
         let inSecondary = primaryIsOurs ? inTheirs : inOurs
-        var result = primary.filter { !inBase.contains($0) || inSecondary.contains($0) }
+        let kept = primary.filter { !inBase.contains($0) || inSecondary.contains($0) }
+        var place: [Plist: Int] = [:]
+        for (index, element) in kept.enumerated() { place[element] = index }
+        var additions: [(after: Int?, item: Plist)] = []
         var after: Int? = nil
         for element in secondary {
-            if let index = result.firstIndex(of: element) {
+            if let index = place[element] {
                 after = index
-                continue
+            } else if !inBase.contains(element), !inPrimary.contains(element) {
+                additions.append((after, element))
             }
-            guard !inBase.contains(element), !inPrimary.contains(element) else { continue }
-            var position = after.map { $0 + 1 } ?? 0
-            while position < result.count, !inBase.contains(result[position]), !inSecondary.contains(result[position]) {
-                position += 1
-            }
-            result.insert(element, at: position)
-            after = position
         }
-        return result
+        return Self.interleave(additions, into: kept) { !inBase.contains($0) && !inSecondary.contains($0) }
     }
 
     // MARK: Xcode projects
