@@ -27,6 +27,7 @@ enum Buddy {
     static func main(_ arguments: [String]) -> Never {
         var commands: [String] = []
         var xml = false
+        var followsLinks = true
         var file: String?
         var index = 0
         while index < arguments.count {
@@ -35,7 +36,7 @@ enum Buddy {
                 commands.append(arguments[index + 1])
                 index += 1
             case "-x": xml = true
-            case "-l": break  // PlistBuddy's "do not follow symbolic links": links are replaced, not followed
+            case "-l": followsLinks = false
             case "-h":
                 BuddyOutput.out(BuddyText.help)
                 exit(EXIT_SUCCESS)
@@ -48,6 +49,10 @@ enum Buddy {
         }
         guard let file else {
             BuddyOutput.out(BuddyText.usage)
+            exit(EXIT_FAILURE)
+        }
+        if !followsLinks, isLink(file) {
+            BuddyOutput.error("Error Reading File: \(file)")
             exit(EXIT_FAILURE)
         }
         guard var session = BuddySession(path: file, xml: xml) else { exit(EXIT_FAILURE) }
@@ -69,6 +74,12 @@ enum Buddy {
         if session.isChanged, !session.save() { succeeded = false }
         exit(succeeded ? EXIT_SUCCESS : EXIT_FAILURE)
     }
+}
+
+/// Whether `path` is a symbolic link (which `-l` refuses to follow).
+private func isLink(_ path: String) -> Bool {
+    var info = stat()
+    return lstat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFLNK
 }
 
 /// PlistBuddy's standard output and error, written at once (so that the two interleave in the

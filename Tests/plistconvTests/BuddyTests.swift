@@ -230,6 +230,10 @@ import Testing
         let usage = try ChildProcess.run(folder.path("PlistBuddy"), [], stdout: folder.path("usage"))
         #expect(usage == 1)
         #expect(try folder.read("usage").starts(with: Array("Usage: PlistBuddy [-cxh] <file.plist>\n".utf8)))
+        // -l: a link is not followed.
+        try FileManager.default.createSymbolicLink(atPath: folder.path("Link.plist"), withDestinationPath: file)
+        let unfollowed = try Tool.run(["buddy", "-l", "-c", "Print", folder.path("Link.plist")])
+        #expect(unfollowed.status == 1 && unfollowed.stderr == "Error Reading File: \(folder.path("Link.plist"))\n")
         let help = try Tool.run(["buddy", "-h"])
         #expect(help.status == 0 && help.stdoutText.contains("Import <Entry> <file>"), "\(help)")
     }
