@@ -17,13 +17,14 @@ struct MergeVersion {
 ///   bytes, and a project is laid out as Xcode lays it out.
 /// - Any other text file (laid out by hand, with comments) is merged line by line as diff3 does,
 ///   where two insertions at one place are both kept; the lines are used when they read as
-///   exactly the merged value. Otherwise the file is written in the writer's layout, which
-///   loses its comments and layout: `layoutKept` is false, and the merge reports it.
+///   exactly the merged value. Otherwise the file is written in the usual layout, in UTF-8,
+///   which loses its comments and layout: `layoutKept` is false, and the merge reports it.
 /// - With conflicts, a text file is written twice, with our side and with theirs of each
 ///   conflict, and the lines where the two differ are put between conflict markers. A binary
 ///   file has our side.
 ///
-/// Text keeps its encoding: UTF-8 with or without a byte-order mark, or UTF-16 with one.
+/// Text kept in its layout keeps its encoding: UTF-8 with or without a byte-order mark, or
+/// UTF-16 with one.
 enum MergeOutput {
     static func bytes(
         of merged: MergedPlist, base: MergeVersion?, ours: MergeVersion, theirs: MergeVersion
@@ -32,28 +33,37 @@ enum MergeOutput {
             if merged.ours == ours.value { return (ours.bytes, true) }
             if merged.ours == theirs.value, theirs.format == ours.format { return (theirs.bytes, true) }
         }
-        guard ours.format != .binary, let encoding = TextEncoding(of: ours.bytes),
-            let text = encoding.utf8(ours.bytes)
-        else {
-            return (try merged.ours.binaryBytes(), true)
-        }
+        if ours.format == .binary { return (try merged.ours.binaryBytes(), true) }
+        let encoding = TextEncoding(of: ours.bytes)
+        let text = encoding?.utf8(ours.bytes) ?? []
         let layouts = TextLayout.candidates(for: ours.format, text: text)
-        let reproducing = layouts.first { (try? $0.bytes(ours.value)) == text }
-        let layout = reproducing ?? layouts[0]
-        if !merged.conflicts.isEmpty {
-            let marked = ConflictMarkers.text(
-                ours: try layout.bytes(merged.ours), theirs: try layout.bytes(merged.theirs))
-            return (encoding.encode(marked), reproducing != nil)
+        // A layout that reproduces OURS writes its encoding back; any other result is UTF-8,
+        // the writers' own (an XML declaration then says what the bytes are).
+        guard let encoding, let reproducing = layouts.first(where: { (try? $0.bytes(ours.value)) == text }) else {
+            if merged.conflicts.isEmpty, let encoding, let base,
+                let lines = lineMerge(base: base, ours: text, theirs: theirs), (try? Plist(bytes: lines)) == merged.ours
+            {
+                return (encoding.encode(lines), true)
+            }
+            return (try marked(merged, in: layouts[0]), false)
         }
-        if let reproducing { return (encoding.encode(try reproducing.bytes(merged.ours)), true) }
-        if let base, let baseText = TextEncoding(of: base.bytes)?.utf8(base.bytes),
-            let theirsText = TextEncoding(of: theirs.bytes)?.utf8(theirs.bytes),
-            let lines = LineMerge.clean(base: baseText, ours: text, theirs: theirsText),
-            (try? Plist(bytes: lines)) == merged.ours
-        {
-            return (encoding.encode(lines), true)
-        }
-        return (encoding.encode(try layout.bytes(merged.ours)), false)
+        return (encoding.encode(try marked(merged, in: reproducing)), true)
+    }
+
+    /// The merged value in `layout`, with conflict markers around the lines where our side and
+    /// theirs differ (none without conflicts).
+    private static func marked(_ merged: MergedPlist, in layout: TextLayout) throws(PlistError) -> [UInt8] {
+        let ours = try layout.bytes(merged.ours)
+        guard !merged.conflicts.isEmpty else { return ours }
+        return ConflictMarkers.text(ours: ours, theirs: try layout.bytes(merged.theirs))
+    }
+
+    /// The clean line merge of the three texts (OURS already as UTF-8), or nil.
+    private static func lineMerge(base: MergeVersion, ours: [UInt8], theirs: MergeVersion) -> [UInt8]? {
+        guard let baseText = TextEncoding(of: base.bytes)?.utf8(base.bytes),
+            let theirsText = TextEncoding(of: theirs.bytes)?.utf8(theirs.bytes)
+        else { return nil }
+        return LineMerge.clean(base: baseText, ours: ours, theirs: theirsText)
     }
 }
 
