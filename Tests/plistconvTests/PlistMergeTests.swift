@@ -218,6 +218,21 @@ import Testing
         #expect(try Plist(bytes: result.bytes) == ["a": "10", "b": "20"])
     }
 
+    /// Text in an encoding plistconv does not write back stays text, in UTF-8.
+    @Test func textInOtherEncodingsStaysText() throws {
+        func utf16WithoutMark(_ value: Plist) throws -> [UInt8] {
+            let text = String(decoding: try value.xmlBytes(), as: UTF8.self).replacing("UTF-8", with: "UTF-16")
+            return text.utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
+        }
+        let base: Plist = ["name": "Café", "a": 1, "b": 1]
+        let result = try output(
+            try utf16WithoutMark(base), try utf16WithoutMark(["name": "Café", "a": 2, "b": 1]),
+            try utf16WithoutMark(["name": "Café", "a": 1, "b": 2]))
+        #expect(!result.layoutKept && result.conflicts.isEmpty)
+        let expected: Plist = ["name": "Café", "a": 2, "b": 2]
+        #expect(result.bytes == (try expected.xmlBytes()))
+    }
+
     /// A side equal to the result is taken byte for byte, whatever its layout.
     @Test func aResultEqualToOneSideIsThatSide() throws {
         let base = Array("{\"a\": 1}".utf8)

@@ -35,19 +35,21 @@ enum MergeOutput {
         }
         if ours.format == .binary { return (try merged.ours.binaryBytes(), true) }
         let encoding = TextEncoding(of: ours.bytes)
-        let text = encoding?.utf8(ours.bytes) ?? []
-        let layouts = TextLayout.candidates(for: ours.format, text: text)
-        // A layout that reproduces OURS writes its encoding back; any other result is UTF-8,
-        // the writers' own (an XML declaration then says what the bytes are).
-        guard let encoding, let reproducing = layouts.first(where: { (try? $0.bytes(ours.value)) == text }) else {
-            if merged.conflicts.isEmpty, let encoding, let base,
-                let lines = lineMerge(base: base, ours: text, theirs: theirs), (try? Plist(bytes: lines)) == merged.ours
+        let text = encoding?.utf8(ours.bytes)
+        let layouts = TextLayout.candidates(for: ours.format, text: text ?? [])
+        if let encoding, let text {
+            // A layout that reproduces OURS, in OURS's encoding.
+            if let reproducing = layouts.first(where: { (try? $0.bytes(ours.value)) == text }) {
+                return (encoding.encode(try marked(merged, in: reproducing)), true)
+            }
+            if merged.conflicts.isEmpty, let base, let lines = lineMerge(base: base, ours: text, theirs: theirs),
+                (try? Plist(bytes: lines)) == merged.ours
             {
                 return (encoding.encode(lines), true)
             }
-            return (try marked(merged, in: layouts[0]), false)
         }
-        return (encoding.encode(try marked(merged, in: reproducing)), true)
+        // The usual layout, in UTF-8: the writers' own encoding, which an XML declaration states.
+        return (try marked(merged, in: layouts[0]), false)
     }
 
     /// The merged value in `layout`, with conflict markers around the lines where our side and
