@@ -24,7 +24,8 @@ struct PlistConv: ParsableCommand {
         discussion: """
             Exit status: 0 on success, 1 when an input is not a valid property list or a file \
             cannot be read or written (with one line per failure on standard error: \
-            "plistconv: FILE: reason, with its line:column or byte offset"), 64 for a usage error.
+            "plistconv: FILE: reason, with its line:column or byte offset"), 64 for a usage error. \
+            diff and merge exit as diff and git's merge drivers do (see their help).
 
             plutil's spellings work too: -convert FMT, -lint, -p, -extract KEYPATH FMT, -type \
             KEYPATH, -insert/-replace KEYPATH -TYPE VALUE, -remove KEYPATH, -create FMT, -help, and \
