@@ -8,6 +8,7 @@ enum CommandSpelling {
     ]
     private static let verbs: Set<String> = [
         "convert", "lint", "print", "extract", "type", "insert", "replace", "remove", "create", "help", "archive-print", "defaults",
+        "diff", "merge",
     ]
     /// plutil's single-dash options that plistconv spells with two dashes.
     private static let plutilOptions = ["-expect": "--expect", "-help": "--help"]

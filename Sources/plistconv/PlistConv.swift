@@ -24,17 +24,21 @@ struct PlistConv: ParsableCommand {
         discussion: """
             Exit status: 0 on success, 1 when an input is not a valid property list or a file \
             cannot be read or written (with one line per failure on standard error: \
-            "plistconv: FILE: reason, with its line:column or byte offset"), 64 for a usage error.
+            "plistconv: FILE: reason, with its line:column or byte offset"), 64 for a usage error. \
+            diff and merge exit as diff and git's merge drivers do (see their help).
 
             plutil's spellings work too: -convert FMT, -lint, -p, -extract KEYPATH FMT, -type \
             KEYPATH, -insert/-replace KEYPATH -TYPE VALUE, -remove KEYPATH, -create FMT, -help, and \
             -o, -e, -s, -r, -n, -expect, -append. So do libplist's: plistutil -i IN [-o OUT] \
             [-f bin|xml|json|openstep], -p FILE. `--` ends the options, so that files and key paths \
             may start with -.
+
+            plistconv buddy [-c COMMAND]... [-x] FILE is macOS's PlistBuddy (so is plistconv run \
+            under the name PlistBuddy): plistconv buddy -h lists its commands.
             """,
         subcommands: [
             Convert.self, Lint.self, Print.self, Extract.self, TypeOf.self, Insert.self, Replace.self,
-            Remove.self, Create.self, ArchivePrint.self, Defaults.self,
+            Remove.self, Create.self, ArchivePrint.self, Defaults.self, Diff.self, Merge.self,
         ],
         defaultSubcommand: Convert.self
     )
@@ -44,6 +48,11 @@ struct PlistConv: ParsableCommand {
         // reported with the file's name, instead of killing the process with no message and
         // the temporary file left behind. (The command's choice: PlistKit changes no signal.)
         signal(SIGXFSZ, SIG_IGN)
+        // PlistBuddy has a command line of its own (its -h is its help).
+        if CommandLine.arguments.first?.split(separator: "/").last == "PlistBuddy" {
+            Buddy.main(Array(CommandLine.arguments.dropFirst()))
+        }
+        if CommandLine.arguments.dropFirst().first == "buddy" { Buddy.main(Array(CommandLine.arguments.dropFirst(2))) }
         let arguments = CommandSpelling.normalized(Array(CommandLine.arguments.dropFirst()))
         QuickCommandLine.parse(arguments)?.runAndExit()
         guard var command = parseNamedCommand(arguments) else { return main(arguments) }

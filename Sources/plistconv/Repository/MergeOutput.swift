@@ -1,0 +1,245 @@
+import PlistKit
+
+/// One version of a merged file: its bytes and what they read as.
+struct MergeVersion {
+    var bytes: [UInt8]
+    var value: Plist
+    var format: PlistFormat
+}
+
+/// The bytes a merge writes, in OURS's format and layout.
+///
+/// - A result equal to one side is that side's file, byte for byte (ours first).
+/// - Binary files are written by the binary writer.
+/// - A text file that one of our writers reproduces byte for byte (XML as Foundation writes it,
+///   an Xcode project as Xcode writes it, a `.strings` file, OpenStep or JSON as plistconv
+///   writes them) is written by that writer, so everything the merge did not touch keeps its
+///   bytes, and a project is laid out as Xcode lays it out.
+/// - Any other text file (laid out by hand, with comments) is merged line by line as diff3 does,
+///   where two insertions at one place are both kept; the lines are used when they read as
+///   exactly the merged value. Otherwise the file is written in the usual layout, in UTF-8,
+///   which loses its comments and layout: `layoutKept` is false, and the merge reports it.
+/// - With conflicts, a text file is written twice, with our side and with theirs of each
+///   conflict, and the lines where the two differ are put between conflict markers. A binary
+///   file has our side.
+///
+/// Text kept in its layout keeps its encoding: UTF-8 with or without a byte-order mark, or
+/// UTF-16 with one.
+enum MergeOutput {
+    static func bytes(
+        of merged: MergedPlist, base: MergeVersion?, ours: MergeVersion, theirs: MergeVersion
+    ) throws(PlistError) -> (bytes: [UInt8], layoutKept: Bool) {
+        if merged.conflicts.isEmpty {
+            if merged.ours == ours.value { return (ours.bytes, true) }
+            if merged.ours == theirs.value, theirs.format == ours.format { return (theirs.bytes, true) }
+        }
+        if ours.format == .binary { return (try merged.ours.binaryBytes(), true) }
+        let encoding = TextEncoding(of: ours.bytes)
+        let text = encoding?.utf8(ours.bytes)
+        let layouts = TextLayout.candidates(for: ours.format, text: text ?? [])
+        if let encoding, let text {
+            // A layout that reproduces OURS, in OURS's encoding.
+            if let reproducing = layouts.first(where: { (try? $0.bytes(ours.value)) == text }) {
+                return (encoding.encode(try marked(merged, in: reproducing)), true)
+            }
+            if merged.conflicts.isEmpty, let base, let lines = lineMerge(base: base, ours: text, theirs: theirs),
+                (try? Plist(bytes: lines)) == merged.ours
+            {
+                return (encoding.encode(lines), true)
+            }
+        }
+        // The usual layout, in UTF-8: the writers' own encoding, which an XML declaration states.
+        return (try marked(merged, in: layouts[0]), false)
+    }
+
+    /// The merged value in `layout`, with conflict markers around the lines where our side and
+    /// theirs differ (none without conflicts).
+    private static func marked(_ merged: MergedPlist, in layout: TextLayout) throws(PlistError) -> [UInt8] {
+        let ours = try layout.bytes(merged.ours)
+        guard !merged.conflicts.isEmpty else { return ours }
+        return ConflictMarkers.text(ours: ours, theirs: try layout.bytes(merged.theirs))
+    }
+
+    /// The clean line merge of the three texts (OURS already as UTF-8), or nil.
+    private static func lineMerge(base: MergeVersion, ours: [UInt8], theirs: MergeVersion) -> [UInt8]? {
+        guard let baseText = TextEncoding(of: base.bytes)?.utf8(base.bytes),
+            let theirsText = TextEncoding(of: theirs.bytes)?.utf8(theirs.bytes)
+        else { return nil }
+        return LineMerge.clean(base: baseText, ours: ours, theirs: theirsText)
+    }
+}
+
+/// A layout of a text format in which plistconv writes values (as UTF-8).
+enum TextLayout {
+    case xml(sortsKeys: Bool)
+    case strings
+    case json(indented: Bool, sortsKeys: Bool)
+    case openStep
+    case project(name: String)
+
+    /// `value` in this layout.
+    func bytes(_ value: Plist) throws(PlistError) -> [UInt8] {
+        var options = PlistWriteOptions()
+        switch self {
+        case .xml(let sortsKeys):
+            options.sortsKeys = sortsKeys
+            return try value.xmlBytes(options: options)
+        case .strings:
+            options.sortsKeys = false
+            return try value.stringsBytes(options: options)
+        case .json(let indented, let sortsKeys):
+            options.indentsJSON = indented
+            options.sortsKeys = sortsKeys
+            return try value.jsonBytes(options: options)
+        case .openStep:
+            options.sortsKeys = false
+            options.openStepValues = .gnustep
+            return try value.openStepBytes(options: options)
+        case .project(let name):
+            return try value.pbxprojBytes(projectName: name, options: options)
+        }
+    }
+
+    /// The layouts a file of `format` may have been written in, the usual one first. `text`
+    /// (the file, in UTF-8) tells an Xcode project, and its name, from other OpenStep text.
+    static func candidates(for format: PlistFormat, text: [UInt8]) -> [TextLayout] {
+        switch format {
+        case .xml: return [.xml(sortsKeys: true), .xml(sortsKeys: false)]
+        case .strings: return [.strings]
+        case .json:
+            return [
+                .json(indented: false, sortsKeys: false), .json(indented: true, sortsKeys: true),
+                .json(indented: true, sortsKeys: false),
+            ]
+        case .openStep, .binary:  // (binary files are not text: `MergeOutput` writes them itself)
+            guard text.starts(with: Array("// !$*UTF8*$!".utf8)) else { return [.openStep] }
+            return [.project(name: projectName(in: text)), .openStep]
+        }
+    }
+
+    /// The project's name as Xcode wrote it into the comment on the project's configuration
+    /// list, or "Project" when there is none (a git merge driver sees temporary file names).
+    private static func projectName(in text: [UInt8]) -> String {
+        let marker = Array("Build configuration list for PBXProject \"".utf8)
+        guard let start = text.firstRange(of: marker)?.upperBound,
+            let end = text[start...].firstIndex(of: UInt8(ascii: "\""))
+        else { return "Project" }
+        return String(decoding: text[start..<end], as: UTF8.self)
+    }
+}
+
+/// How a text file is encoded, to read it as UTF-8 and to write UTF-8 back the same way.
+struct TextEncoding {
+    private enum Form { case utf8, utf8WithMark, utf16LittleEndian, utf16BigEndian }
+    private let form: Form
+
+    /// The encoding of `bytes`: UTF-16 with a byte-order mark, or UTF-8 with or without one.
+    init?(of bytes: [UInt8]) {
+        switch (bytes.first, bytes.dropFirst().first) {
+        case (0xFF, 0xFE): form = .utf16LittleEndian
+        case (0xFE, 0xFF): form = .utf16BigEndian
+        case (0xEF, 0xBB) where bytes.dropFirst(2).first == 0xBF: form = .utf8WithMark
+        default: form = .utf8
+        }
+    }
+
+    /// The text as UTF-8 without a byte-order mark, or nil when it is not valid in its encoding.
+    func utf8(_ bytes: [UInt8]) -> [UInt8]? {
+        switch form {
+        case .utf8: return String(validating: bytes, as: UTF8.self) == nil ? nil : bytes
+        case .utf8WithMark:
+            let body = Array(bytes.dropFirst(3))
+            return String(validating: body, as: UTF8.self) == nil ? nil : body
+        case .utf16LittleEndian, .utf16BigEndian:
+            let body = bytes.dropFirst(2)
+            guard body.count % 2 == 0 else { return nil }
+            let units = stride(from: body.startIndex, to: body.endIndex, by: 2).map { index in
+                form == .utf16LittleEndian
+                    ? UInt16(body[index]) | UInt16(body[index + 1]) << 8
+                    : UInt16(body[index]) << 8 | UInt16(body[index + 1])
+            }
+            return String(validating: units, as: UTF16.self).map { Array($0.utf8) }
+        }
+    }
+
+    /// `utf8` (UTF-8 text) in this encoding, with the byte-order mark it had.
+    func encode(_ utf8: [UInt8]) -> [UInt8] {
+        switch form {
+        case .utf8: return utf8
+        case .utf8WithMark: return [0xEF, 0xBB, 0xBF] + utf8
+        case .utf16LittleEndian, .utf16BigEndian:
+            var bytes: [UInt8] = form == .utf16LittleEndian ? [0xFF, 0xFE] : [0xFE, 0xFF]
+            for unit in String(decoding: utf8, as: UTF8.self).utf16 {
+                let (high, low) = (UInt8(unit >> 8), UInt8(unit & 0xFF))
+                bytes += form == .utf16LittleEndian ? [low, high] : [high, low]
+            }
+            return bytes
+        }
+    }
+}
+
+/// Text as lines, each with its line feed (the last one may have none).
+enum Lines {
+    static func split(_ text: [UInt8]) -> [[UInt8]] {
+        var lines: [[UInt8]] = []
+        var start = 0
+        for (index, byte) in text.enumerated() where byte == 0x0A {
+            lines.append(Array(text[start...index]))
+            start = index + 1
+        }
+        if start < text.count { lines.append(Array(text[start...])) }
+        return lines
+    }
+}
+
+/// diff3's merge of lines, for text laid out by hand.
+enum LineMerge {
+    /// The merged text when every run both sides changed is two insertions at one place (kept
+    /// both, ours first); nil when the sides changed the same lines.
+    static func clean(base: [UInt8], ours: [UInt8], theirs: [UInt8]) -> [UInt8]? {
+        let (b, o, t) = (Lines.split(base), Lines.split(ours), Lines.split(theirs))
+        var result: [UInt8] = []
+        for chunk in ThreeWay.chunks(base: b, ours: o, theirs: t) {
+            let (baseLines, oursLines, theirsLines) = (b[chunk.base], o[chunk.ours], t[chunk.theirs])
+            if chunk.isStable || oursLines.elementsEqual(theirsLines) || baseLines.elementsEqual(theirsLines) {
+                result += oursLines.joined()
+            } else if baseLines.elementsEqual(oursLines) {
+                result += theirsLines.joined()
+            } else if baseLines.isEmpty {
+                result += oursLines.joined()
+                result += theirsLines.joined()
+            } else {
+                return nil
+            }
+        }
+        return result
+    }
+}
+
+/// git's conflict markers around the lines where two texts differ.
+enum ConflictMarkers {
+    /// `ours` with each run of lines that differs from `theirs` replaced by
+    /// `<<<<<<< ours`, our lines, `=======`, their lines, `>>>>>>> theirs`.
+    static func text(ours: [UInt8], theirs: [UInt8]) -> [UInt8] {
+        let (o, t) = (Lines.split(ours), Lines.split(theirs))
+        var result: [UInt8] = []
+        var (oursIndex, theirsIndex) = (0, 0)
+        func lines(_ run: ArraySlice<[UInt8]>) {
+            for line in run { result += line }
+            if let last = run.last, last.last != 0x0A { result.append(0x0A) }
+        }
+        let end = SequenceAlignment.Match(old: o.count, new: t.count)
+        for match in SequenceAlignment.matches(o, t) + [end] {
+            if match.old > oursIndex || match.new > theirsIndex {
+                result += Array("<<<<<<< ours\n".utf8)
+                lines(o[oursIndex..<match.old])
+                result += Array("=======\n".utf8)
+                lines(t[theirsIndex..<match.new])
+                result += Array(">>>>>>> theirs\n".utf8)
+            }
+            if match.old < o.count { result += o[match.old] }
+            (oursIndex, theirsIndex) = (match.old + 1, match.new + 1)
+        }
+        return result
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+import PlistKit
+import TestSupport
+import Testing
+
+/// `plistconv diff` as a process, on every format: exit status 0 for equal values (whatever
+/// the formats), 1 with the differences, 2 on error; `--format json`; `--textconv`.
+@Suite struct DiffCLITests {
+    // Keys in sorted order, which the XML, OpenStep and JSON writers use.
+    private static let old: Plist = ["Build": "41", "List": ["a", "b"], "Old": "x"]
+    private static let new: Plist = ["Build": "42", "List": ["z", "a", "b"], "Zoo": "y"]
+    private static let lines = """
+        changed  Build: "41" → "42"
+        added    List.0: "z"
+        removed  Old: "x"
+        added    Zoo: "y"
+
+        """
+
+    @Test(arguments: [PlistFormat.binary, .xml, .openStep, .strings, .json])
+    func reportsDifferencesInEachFormat(format: PlistFormat) throws {
+        let folder = try TempFolder()
+        defer { folder.remove() }
+        // A .strings file has no arrays: the list becomes a string there.
+        func adapted(_ value: Plist) -> Plist {
+            guard format == .strings, case .array(let list)? = value["List"] else { return value }
+            var copy = value
+            copy["List"] = .string(list.compactMap(\.string).joined())
+            return copy
+        }
+        let a = try folder.write(try adapted(Self.old).bytes(format: format), to: "a")
+        let b = try folder.write(try adapted(Self.new).bytes(format: format), to: "b")
+        let run = try Tool.run(["diff", a, b])
+        let expected =
+            format == .strings
+            ? Self.lines.replacing(#"added    List.0: "z""#, with: #"changed  List: "ab" → "zab""#) : Self.lines
+        #expect(run.status == 1 && run.stdoutText == expected, "\(run)")
+        let same = try Tool.run(["diff", a, a])
+        #expect(same.status == 0 && same.stdout.isEmpty && same.stderr.isEmpty, "\(same)")
+    }
+
+    @Test func comparesValuesAcrossFormatsAndReportsErrors() throws {
+        let folder = try TempFolder()
+        defer { folder.remove() }
+        let binary = try folder.write(try Self.old.binaryBytes(), to: "Info.plist")
+        let xml = try folder.write(try Self.old.xmlBytes(), to: "Info.xml")
+        #expect(try Tool.run(["diff", binary, xml]).status == 0)
+        let broken = try folder.write(Array("<plist><dict><key>a</key>".utf8), to: "broken.plist")
+        let failed = try Tool.run(["diff", binary, broken])
+        #expect(failed.status == 2 && failed.stdout.isEmpty, "\(failed)")
+        #expect(failed.stderr.hasPrefix("plistconv: \(broken): "), "\(failed)")
+        let missing = try Tool.run(["diff", binary, folder.path("missing.plist")])
+        #expect(missing.status == 2 && missing.stderr.contains("No such file or directory"), "\(missing)")
+    }
+
+    @Test func writesJSONForTools() throws {
+        let folder = try TempFolder()
+        defer { folder.remove() }
+        let old: Plist = ["when": .date(Date(timeIntervalSinceReferenceDate: 0)), "n": 1]
+        let new: Plist = ["when": .date(Date(timeIntervalSinceReferenceDate: 1)), "n": "1"]
+        let run = try Tool.run([
+            "diff", "--format", "json", try folder.write(try old.binaryBytes(), to: "a"),
+            try folder.write(try new.binaryBytes(), to: "b"),
+        ])
+        #expect(run.status == 1)
+        #expect(
+            run.stdoutText == #"[{"kind":"changed","path":["when"],"old":{"$date":"2001-01-01T00:00:00Z"},"#
+                + #""new":{"$date":"2001-01-01T00:00:01Z"}},{"kind":"retyped","path":["n"],"old":1,"new":"1"}]"# + "\n",
+            "\(run)")
+    }
+
+    @Test func textconvWritesXMLAndPassesOtherFilesThrough() throws {
+        let folder = try TempFolder()
+        defer { folder.remove() }
+        let run = try Tool.run(["diff", "--textconv", try folder.write(try Self.old.binaryBytes(), to: "Info.plist")])
+        let xml = try Self.old.xmlBytes()
+        #expect(run.status == 0 && run.stdout == xml, "\(run)")
+        let text = Array("not a property list\u{1}".utf8)
+        let passed = try Tool.run(["diff", "--textconv", try folder.write(text, to: "notes.plist")])
+        #expect(passed.status == 0 && passed.stdout == text, "\(passed)")
+        #expect(passed.stderr.contains("(shown as it is)"), "\(passed)")
+    }
+}
