@@ -360,6 +360,7 @@ package final class XMLTable: IndexedPlist {
         // Children come after their container: building from the last node back, every
         // container finds its children built.
         var built = [Plist?](repeating: nil, count: nodes.count)
+        var keySets = SharedKeySets()
         for node in nodes.indices.reversed() {
             let entry = nodes[node]
             switch entry.kind {
@@ -382,13 +383,12 @@ package final class XMLTable: IndexedPlist {
                 if keys.count == 1, keys[0] == "CF$UID", let uid = values[0].uint64 {
                     // A keyed-archiver UID, as the libxml2 reader (`XMLTreeBuilder`) reads it.
                     built[node] = .uid(uid)
-                } else if entry.flags & Node.uncheckedKeys != 0 {
-                    // A repeated key (the same scalars) keeps its first place and takes its last
-                    // value, as in the libxml2 reader (`XMLTreeBuilder`).
-                    built[node] = .dictionary(PlistDictionary(readingKeys: keys, values: values))
                 } else {
-                    // Invariant: the scanner declined documents with a repeated key here.
-                    built[node] = .dictionary(PlistDictionary(uncheckedUniqueKeys: keys, values: values))
+                    // With `uncheckedKeys` a repeated key (the same scalars) keeps its first place
+                    // and takes its last value, as in the libxml2 reader (`XMLTreeBuilder`);
+                    // otherwise the scanner declined documents with a repeated key here.
+                    let areUnique = entry.flags & Node.uncheckedKeys == 0
+                    built[node] = .dictionary(keySets.dictionary(keys: keys, values: values, areUnique: areUnique))
                 }
             case .key:
                 break

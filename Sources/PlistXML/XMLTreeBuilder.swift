@@ -42,6 +42,8 @@ struct XMLTreeBuilder {
     private var hasResult = false
 
     private var budget: ReadBudget
+    /// The key storages of the dictionaries built, shared by dictionaries with the same keys.
+    private var keySets = SharedKeySets()
     /// Invariant: `open` lists the open elements; `arrays` and `dictionaries` hold the contents
     /// of the open `<array>` and `<dict>` elements, in the same order.
     private var open: [Element] = []
@@ -138,7 +140,7 @@ struct XMLTreeBuilder {
             containerDepth -= 1
             let dictionary = dictionaries.removeLast()
             if let key = dictionary.pendingKey { throw Rejection(.keyWithoutValue(key)) }
-            guard stream != nil else { return try deliver(Self.dictionaryValue(dictionary)) }
+            guard stream != nil else { return try deliver(dictionaryValue(dictionary)) }
             try streaming { (writer) throws(PlistError) in
                 if case .integer(let value) = dictionary.held, dictionary.entryCount == 1, let uid = value.uint64 {
                     try writer.endEmptyDictionary(replacingWith: .uid(uid))
@@ -273,10 +275,10 @@ struct XMLTreeBuilder {
     /// The dictionary, later values replacing earlier ones for a repeated key (the same scalars;
     /// the key keeps its first position), or the UID a lone non-negative integer `CF$UID` entry stands for, as
     /// CoreFoundation reads it (but without cutting the number to 32 bits).
-    private static func dictionaryValue(_ dictionary: Dictionary) -> Plist {
+    private mutating func dictionaryValue(_ dictionary: Dictionary) -> Plist {
         if dictionary.keys.count == 1, dictionary.keys[0] == "CF$UID", let uid = dictionary.values[0].uint64 {
             return .uid(uid)
         }
-        return .dictionary(PlistDictionary(readingKeys: dictionary.keys, values: dictionary.values))
+        return .dictionary(keySets.dictionary(keys: dictionary.keys, values: dictionary.values))
     }
 }

@@ -71,6 +71,28 @@ import Testing
         #expect(try Plist(contentsOf: binary) == value)
     }
 
+    /// Dictionaries with the same keys in the same order share one key storage in every reader
+    /// (binary by key references, text by key sequence); others do not.
+    @Test func readersShareTheKeysOfDictionariesWithTheSameKeys() throws {
+        let records = Plist.array(
+            (0..<30).map { index in
+                ["name": .string("n\(index)"), "\u{E9}": .integer(PlistInteger(index)), "e\u{301}": true] as Plist
+            } + [["\u{E9}": 1, "name": "other order", "e\u{301}": false], ["name": "fewer"]])
+        let xml = try records.xmlBytes(options: .init(sortsKeys: false))
+        let scanned = XMLScanner.plist(of: xml.span, options: .init())
+        let reads: [(String, Plist)] = [
+            ("binary", try Plist(binary: try records.binaryBytes())), ("scanner", try #require(scanned)),
+            ("libxml2", try XMLReader.read(xml.span, options: .init())), ("JSON", try Plist(bytes: try records.jsonBytes(options: .init(sortsKeys: false)))),
+            ("GNUstep", try Plist(bytes: try records.openStepBytes(options: .init(sortsKeys: false, openStepValues: .gnustep)))),
+        ]
+        for (reader, value) in reads {
+            #expect(value == records, "\(reader)")
+            let dictionaries = try #require(value.array).compactMap(\.dictionary)
+            #expect(dictionaries.dropLast(2).allSatisfy { $0.keyStorage === dictionaries[0].keyStorage }, "\(reader)")
+            #expect(dictionaries.suffix(2).allSatisfy { $0.keyStorage !== dictionaries[0].keyStorage }, "\(reader)")
+        }
+    }
+
     @Test(arguments: pairs)
     func keyPathsNameOneSpelling(_ a: String, _ b: String) throws {
         var value = Plist.dictionary([b: 2])

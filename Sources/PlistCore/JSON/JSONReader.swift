@@ -37,6 +37,8 @@ private struct JSONParser {
     var scratch: [UInt8] = []
     /// Set to find where a value begins.
     var locator: PathLocator<Int>?
+    /// The key storages of the objects read, shared by objects with the same keys.
+    var keySets = SharedKeySets()
 
     /// A parser at the start of `input`, transcoded to UTF-8 when it is UTF-16 or UTF-32.
     init(input: [UInt8], options: PlistReadOptions) throws(PlistError) {
@@ -198,29 +200,31 @@ private struct JSONParser {
     mutating func object(depth: Int, readsTags: Bool) throws(PlistError) -> Plist {
         let objectStart = index
         index += 1
-        var entries = PlistDictionary()
+        var keys: [String] = []
+        var values: [Plist] = []
         skipSpace()
         if index < text.count, text[index] == 0x7D {
             index += 1
-            return .dictionary(entries)
+            return .dictionary([:])
         }
         while true {
             let (key, keyStart) = try self.key(objectStart: objectStart)
-            if readsTags, entries.isEmpty,
+            if readsTags, keys.isEmpty,
                 let tagged = try taggedValue(key: key, objectStart: objectStart, depth: depth)
             {
                 return tagged
             }
             try add(contentBytes: key.utf8.count, at: keyStart)
             locator?.enter(.key(key), depth: depth, at: index)
-            entries[key] = try value(depth: depth)
+            keys.append(key)
+            values.append(try value(depth: depth))
             skipSpace()
             guard index < text.count else { throw error(.truncated(what: "an object"), at: objectStart) }
             if text[index] == 0x2C {
                 index += 1
             } else if text[index] == 0x7D {
                 index += 1
-                return .dictionary(entries)
+                return .dictionary(keySets.dictionary(keys: keys, values: values))
             } else {
                 throw unexpected("object", "`,` or `}`")
             }

@@ -8,17 +8,20 @@
 /// `PlistDictionary` copies it before changing it unless it holds the only reference.
 ///
 /// Up to `linearLimit` keys are searched one by one. Beyond, an open-addressing table (linear
-/// probing, at most half full) holds per slot a key's index plus one and 32 bits of its hash,
-/// so that most probes that miss compare no bytes; the hash is `SeededHash`, seeded per
-/// process, so that no input can make the table quadratic.
+/// probing, at most half full) holds per slot, in 32 bits, a key's index plus one and as many
+/// bits of its hash as are left, so that most probes that miss compare no bytes; the hash is
+/// `SeededHash`, seeded per process, so that no input can make the table quadratic. At 4 bytes a
+/// slot, a table costs 8 to 16 bytes per key.
 package final class DictionaryKeys: @unchecked Sendable {
     // @unchecked: the storage is changed only through a reference known to be unique
     // (`PlistDictionary.makeKeysUnique`), never while another holder can read it.
 
     package private(set) var keys: [String]
-    /// Empty up to `linearLimit` keys; else a power of two of at least twice as many slots as
-    /// keys, each 0 (empty) or the 32 high bits of a key's hash above its index plus one.
-    private var slots: [UInt64] = []
+    /// Empty up to `linearLimit` keys; else 2^`indexBits` slots, at least twice as many as keys,
+    /// each 0 (empty) or a key's index plus one in the low `indexBits` bits and the top bits of
+    /// its hash above them.
+    private var slots: [UInt32] = []
+    private var indexBits: UInt32 = 0
     /// Whether every key is ASCII (then equal as bytes is equal as Swift strings).
     package private(set) var isASCII = true
 
@@ -50,8 +53,21 @@ package final class DictionaryKeys: @unchecked Sendable {
 
     /// `keys` if they all differ, else `nil`.
     package static func checking(_ keys: [String]) -> DictionaryKeys? {
-        let made = DictionaryKeys(minimumCapacity: keys.count)
-        for key in keys where !made.append(key) { return nil }
+        let made = DictionaryKeys()
+        made.keys = keys
+        if keys.count > linearLimit {
+            made.makeTable(capacity: keys.count)
+            for index in keys.indices where !made.insertInTable(keys[index], index: index) { return nil }
+        } else {
+            for index in keys.indices.dropFirst() {
+                let key = keys[index].utf8.span
+                for other in 0..<index where keys[other].utf8.span.hasSameBytes(as: key) { return nil }
+            }
+        }
+        for key in keys where !key.utf8.span.isASCII {
+            made.isASCII = false
+            break
+        }
         return made
     }
 
@@ -67,13 +83,13 @@ package final class DictionaryKeys: @unchecked Sendable {
             return nil
         }
         let hash = SeededHash.bytes(wanted)
-        let tag = hash >> 32
+        let tag = self.tag(hash)
         let mask = slots.count - 1
         var slot = Int(truncatingIfNeeded: hash) & mask
         while slots[slot] != 0 {
             let entry = slots[slot]
-            if entry >> 32 == tag {
-                let index = Int(truncatingIfNeeded: entry & 0xFFFF_FFFF) - 1
+            if entry >> indexBits == tag {
+                let index = Int(entry & UInt32(mask)) - 1
                 if keys[index].utf8.span.hasSameBytes(as: wanted) { return index }
             }
             slot = (slot + 1) & mask
@@ -88,10 +104,10 @@ package final class DictionaryKeys: @unchecked Sendable {
             guard index(of: key) == nil else { return false }
             keys.append(key)
         } else {
-            if slots.isEmpty { rebuildTable() }
+            // Grown to twice the keys, so that a dictionary filled key by key rehashes O(1) times a key.
+            if slots.isEmpty || 2 * (keys.count + 1) > slots.count { rebuildTable(capacity: 2 * (keys.count + 1)) }
             guard insertInTable(key, index: keys.count) else { return false }
             keys.append(key)
-            if 2 * keys.count > slots.count { rebuildTable() }
         }
         if isASCII, !key.utf8.span.isASCII { isASCII = false }
         return true
@@ -129,35 +145,45 @@ package final class DictionaryKeys: @unchecked Sendable {
         let made = DictionaryKeys()
         made.keys = keys
         made.slots = slots
+        made.indexBits = indexBits
         made.isASCII = isASCII
         return made
+    }
+
+    /// The bits of `hash` kept beside an index: its top `32 - indexBits` bits.
+    @inline(__always)
+    private func tag(_ hash: UInt64) -> UInt32 {
+        UInt32(truncatingIfNeeded: hash >> 32) >> indexBits
     }
 
     /// Puts `key` (at `index`) in the table unless an equal key is there; returns whether it was put.
     private func insertInTable(_ key: String, index: Int) -> Bool {
         let bytes = key.utf8.span
         let hash = SeededHash.bytes(bytes)
-        let tag = hash >> 32
+        let tag = self.tag(hash)
         let mask = slots.count - 1
         var slot = Int(truncatingIfNeeded: hash) & mask
         while slots[slot] != 0 {
             let entry = slots[slot]
-            if entry >> 32 == tag,
-                keys[Int(truncatingIfNeeded: entry & 0xFFFF_FFFF) - 1].utf8.span.hasSameBytes(as: bytes)
-            {
+            if entry >> indexBits == tag, keys[Int(entry & UInt32(mask)) - 1].utf8.span.hasSameBytes(as: bytes) {
                 return false
             }
             slot = (slot + 1) & mask
         }
-        slots[slot] = tag << 32 | UInt64(index + 1)
+        slots[slot] = tag << indexBits | UInt32(index + 1)
         return true
     }
 
-    /// Makes the table anew for the keys there are, with room for as many again.
-    private func rebuildTable() {
-        var size = 32
-        while size < 4 * keys.count { size *= 2 }
-        slots = Array(repeating: 0, count: size)
+    /// An empty table with room for `capacity` keys (at most half full).
+    private func makeTable(capacity: Int) {
+        indexBits = 5
+        while 1 << indexBits < 2 * capacity { indexBits += 1 }
+        slots = Array(repeating: 0, count: 1 << indexBits)
+    }
+
+    /// Makes the table anew for the keys there are, with room for `capacity` keys.
+    private func rebuildTable(capacity: Int? = nil) {
+        makeTable(capacity: capacity ?? keys.count)
         for index in keys.indices { _ = insertInTable(keys[index], index: index) }
     }
 }
@@ -178,5 +204,37 @@ package struct ExactKey: Hashable, Sendable {
 
     package func hash(into hasher: inout Hasher) {
         hasher.combine(SeededHash.bytes(string.utf8.span))
+    }
+}
+
+/// The key storages of the dictionaries a text reader has built, found again by their keys: a
+/// document of many records with the same keys in the same order (an iTunes library's tracks, a
+/// project's objects of one kind) keeps one `DictionaryKeys` per key sequence instead of one
+/// keys array and table per dictionary, as the binary reader does by key references.
+package struct SharedKeySets {
+    /// Key storages by the hash of their key sequence (at most `limit`; later sequences are
+    /// built but not remembered).
+    private var sets: [UInt64: DictionaryKeys] = [:]
+
+    private static var limit: Int { 4096 }
+
+    package init() {}
+
+    /// The dictionary of `keys` and `values` as readers build it (a repeated key keeps its
+    /// first place and takes its last value), its keys shared with an earlier dictionary of
+    /// the same keys in the same order. `areUnique` says the reader checked that no key repeats.
+    package mutating func dictionary(keys: [String], values: [Plist], areUnique: Bool = false) -> PlistDictionary {
+        var hash = SeededHash.word(UInt64(keys.count), tag: 0x4B)
+        for key in keys { hash = SeededHash.word(hash ^ SeededHash.bytes(key.utf8.span), tag: 0x4B) }
+        if let known = sets[hash], known.keys.count == keys.count,
+            zip(known.keys, keys).allSatisfy({ $0.utf8.span.hasSameBytes(as: $1.utf8.span) })
+        {
+            return PlistDictionary(keys: known, values: values)
+        }
+        guard let unique = areUnique ? DictionaryKeys(uncheckedUnique: keys) : DictionaryKeys.checking(keys) else {
+            return PlistDictionary(readingKeys: keys, values: values)
+        }
+        if sets.count < Self.limit, sets[hash] == nil { sets[hash] = unique }
+        return PlistDictionary(keys: unique, values: values)
     }
 }

@@ -216,7 +216,7 @@ public struct PlistDictionary: Sendable {
     /// Puts the entries in the order writers sort keys in, CoreFoundation's: by UTF-16 code
     /// units, not normalized, not case-folded ("Z" < "a" < "é").
     public mutating func sort() {
-        guard let order = KeyOrder.sortedOrder(keys) else { return }
+        guard let order = KeyOrder.sortedOrder(keyStorage.keys) else { return }
         reorder(order)
     }
 

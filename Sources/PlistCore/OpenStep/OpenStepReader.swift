@@ -76,6 +76,8 @@ private struct OpenStepParser {
     var isStringsFile = false
     /// Set to find where a value begins.
     var locator: PathLocator<Int>?
+    /// The key storages of the dictionaries read, shared by dictionaries with the same keys.
+    var keySets = SharedKeySets()
 
     /// A parser at the start of `input`, transcoded to UTF-8 when it is UTF-16 or UTF-32.
     init(input: [UInt8], options: PlistReadOptions) throws(PlistError) {
@@ -267,16 +269,17 @@ private struct OpenStepParser {
 
     /// Entries up to the closing brace (or the end of the text when `opening` is `nil`).
     mutating func dictionaryContent(depth: Int, opening: Int?) throws(PlistError) -> PlistDictionary {
-        var entries = PlistDictionary()
+        var keys: [String] = []
+        var values: [Plist] = []
         while true {
             skipSpace()
             guard index < text.count else {
                 if let opening { throw error(.truncated(what: "a dictionary"), at: opening) }
-                return entries
+                return keySets.dictionary(keys: keys, values: values)
             }
             if opening != nil, text[index] == Byte.closeBrace {
                 index += 1
-                return entries
+                return keySets.dictionary(keys: keys, values: values)
             }
             let keyStart = index
             let key: String
@@ -310,7 +313,8 @@ private struct OpenStepParser {
             } else {
                 throw invalid("dictionary", "missing `=` before " + found(at: index), at: index)
             }
-            entries[key] = value
+            keys.append(key)
+            values.append(value)
         }
     }
 

@@ -7,7 +7,7 @@ enum KeyOrder {
     /// < "ｱ" < U+FFFD. Not by Unicode scalar, not normalized ("e\u{301}" sorts before "f", "é"
     /// after "z"), not case-folded. Comparing UTF-8 bytes gives the same order once the lead
     /// bytes 0xEE and 0xEF (U+E000...U+FFFF) are moved above 0xF0...0xF4 (U+10000 and up).
-    static func sortedOrder<Keys: RandomAccessCollection<String>>(_ keys: Keys) -> [Int]? where Keys.Index == Int {
+    static func sortedOrder(_ keys: [String]) -> [Int]? {
         var isSorted = true
         var previous: String?
         for key in keys {
@@ -18,7 +18,7 @@ enum KeyOrder {
             previous = key
         }
         if isSorted { return nil }
-        return sortedIndices(Array(keys))
+        return sortedIndices(keys)
     }
 
     /// The positions of `keys` (all different) in CoreFoundation's order. Each key's first 8
@@ -79,7 +79,7 @@ struct KeyOrders {
         let identity = StorageIdentity(keysOf: entries)
         let known = orders[identity]
         if case .some(.some(let order)) = known { return order }
-        guard let order = KeyOrder.sortedOrder(entries.keys) else { return nil }
+        guard let order = KeyOrder.sortedOrder(entries.keyStorage.keys) else { return nil }
         orders.insert(known == nil ? nil : order, for: identity)
         return order
     }
