@@ -142,12 +142,12 @@ struct DefaultsCommand {
         switch rest.first {
         case "-array", "-array-add":
             let add = rest.removeFirst() == "-array-add"
-            var elements = add ? store.object(forKey: key)?.array ?? [] : []
+            var elements = add ? store.plist(forKey: key)?.array ?? [] : []
             while !rest.isEmpty { elements.append(try Self.element(&rest)) }
             value = .array(elements)
         case "-dict", "-dict-add":
             let add = rest.removeFirst() == "-dict-add"
-            var entries = add ? store.object(forKey: key)?.dictionary ?? [:] : [:]
+            var entries = add ? store.plist(forKey: key)?.dictionary ?? [:] : [:]
             while !rest.isEmpty {
                 let entryKey = rest.removeFirst()
                 guard !rest.isEmpty else { throw ValidationError("-dict needs a value after the key '\(entryKey)'") }
@@ -170,7 +170,7 @@ struct DefaultsCommand {
             try store.removePersistentDomain(forName: domainName(name))
             return try store.synchronize()
         }
-        guard store.object(forKey: arguments[1]) != nil, try entries(of: name)?[arguments[1]] != nil else {
+        guard store.plist(forKey: arguments[1]) != nil, try entries(of: name)?[arguments[1]] != nil else {
             throw DefaultsFailure(message: "Domain (\(name)) not found.\nDefaults have not been changed.")
         }
         store.removeObject(forKey: arguments[1])

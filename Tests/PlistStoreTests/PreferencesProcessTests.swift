@@ -85,6 +85,33 @@ struct PreferencesProcessTests {
         }
     }
 
+    /// SIGTERM, SIGHUP and SIGINT flush only once asked for, and the process still ends by
+    /// the signal; a signal the process ignored stays ignored.
+    @Test(arguments: [("on", SIGTERM), ("on", SIGINT), ("off", SIGTERM), ("ignore-hup", SIGHUP)])
+    func signalsFlushWhenAskedTo(_ mode: String, _ signal: Int32) throws {
+        let root = try TemporaryRoot()
+        defer { root.remove() }
+        let (process, out, err) = try Built.start(Built.path("plist-store-probe"), ["signal", mode, "d", "k"], root: root.path)
+        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        #expect(String(decoding: out.fileHandleForReading.availableDataLine(), as: UTF8.self) == "ready")
+        kill(process.processIdentifier, signal)
+        if mode == "ignore-hup" {
+            usleep(200_000)
+            #expect(process.isRunning, "SIGHUP was ignored before, so it stays ignored")
+            kill(process.processIdentifier, SIGTERM)
+        }
+        for _ in 0..<1_000 where process.isRunning { usleep(10_000) }
+        try #require(!process.isRunning, "the signal did not end the process")
+        #expect(process.terminationReason == .uncaughtSignal)
+        #expect(process.terminationStatus == (mode == "ignore-hup" ? SIGTERM : signal))
+        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        if mode == "off" {
+            #expect(!FileManager.default.fileExists(atPath: root.preferences + "/d.plist"), "\(stderr)")
+        } else {
+            #expect(try root.domain("d") == ["k": 1], "\(stderr)")
+        }
+    }
+
     /// Returning from main flushes (atexit), without `synchronize()`.
     @Test func exitFlushes() throws {
         let root = try TemporaryRoot()
