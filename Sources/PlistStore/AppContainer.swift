@@ -168,7 +168,8 @@ public struct AppContainer: Hashable, Sendable {
     ///   when a folder cannot be created.
     public func path(_ relativePath: String, in directory: Directory) throws(PlistStoreError) -> String {
         guard !relativePath.isEmpty, !relativePath.hasPrefix("/"), !relativePath.utf8.contains(0) else {
-            throw PlistStoreError(.invalidName, "a path in the container must be relative, non-empty and without NUL", path: relativePath)
+            throw PlistStoreError(
+                .invalidName, "a path in the container must be relative, non-empty and without NUL", path: relativePath)
         }
         let components = relativePath.split(separator: "/").filter { $0 != "." }
         guard !components.contains("..") else {
@@ -179,14 +180,17 @@ public struct AppContainer: Hashable, Sendable {
         }
         let base = try self.directory(directory)
         let full = base + "/" + components.joined(separator: "/")
-        if components.count > 1 { try DomainFile.createFolders(base + "/" + components.dropLast().joined(separator: "/")) }
+        if components.count > 1 {
+            try DomainFile.createFolders(base + "/" + components.dropLast().joined(separator: "/"))
+        }
         return full
     }
 
     /// Refuses a name that is not exactly one path component.
     package static func validateName(_ name: String) throws(PlistStoreError) {
         guard !name.isEmpty, name != ".", name != "..", !name.contains("/"), !name.utf8.contains(0) else {
-            throw PlistStoreError(.invalidName, "a name must be one path component (no '/', NUL, '.' or '..')", path: name)
+            throw PlistStoreError(
+                .invalidName, "a name must be one path component (no '/', NUL, '.' or '..')", path: name)
         }
     }
 

@@ -80,11 +80,14 @@ struct DomainFile: Sendable {
         }
         defer { close(fd) }
         var info = stat()
-        guard unsafe fstat(fd, &info) == 0 else { throw PlistStoreError(.io, "cannot read: " + systemReason(), path: path) }
+        guard unsafe fstat(fd, &info) == 0 else {
+            throw PlistStoreError(.io, "cannot read: " + systemReason(), path: path)
+        }
         try Self.checkRegular(info, path)
         guard Int(info.st_size) <= Self.maxSize else {
             throw PlistStoreError(
-                .refusedFile, "is \(info.st_size) bytes, more than the \(Self.maxSize >> 20) MiB a domain file may hold",
+                .refusedFile,
+                "is \(info.st_size) bytes, more than the \(Self.maxSize >> 20) MiB a domain file may hold",
                 path: path)
         }
         let bytes: Data
@@ -116,7 +119,9 @@ struct DomainFile: Sendable {
         }
         defer { close(fd) }
         var info = stat()
-        guard unsafe fstat(fd, &info) == 0 else { throw PlistStoreError(.io, "cannot lock: " + systemReason(), path: lockPath) }
+        guard unsafe fstat(fd, &info) == 0 else {
+            throw PlistStoreError(.io, "cannot lock: " + systemReason(), path: lockPath)
+        }
         try Self.checkRegular(info, lockPath)
         while flock(fd, LOCK_EX) != 0 {
             guard errno == EINTR else { throw PlistStoreError(.io, "cannot lock: " + systemReason(), path: lockPath) }
@@ -130,7 +135,8 @@ struct DomainFile: Sendable {
         var parts = unsafe tm()
         unsafe gmtime_r(&now, &parts)
         func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        let stamp = unsafe "\(parts.tm_year + 1900)\(two(parts.tm_mon + 1))\(two(parts.tm_mday))T"
+        let stamp =
+            unsafe "\(parts.tm_year + 1900)\(two(parts.tm_mon + 1))\(two(parts.tm_mday))T"
             + "\(two(parts.tm_hour))\(two(parts.tm_min))\(two(parts.tm_sec))Z"
         var target = path + ".corrupt-" + stamp
         var suffix = 1
@@ -154,7 +160,8 @@ struct DomainFile: Sendable {
         }
         guard bytes.count <= Self.maxSize else {
             throw PlistStoreError(
-                .invalidValue, "the domain would take \(bytes.count) bytes, more than the \(Self.maxSize >> 20) MiB a domain file may hold",
+                .invalidValue,
+                "the domain would take \(bytes.count) bytes, more than the \(Self.maxSize >> 20) MiB a domain file may hold",
                 path: path)
         }
         do {
@@ -167,7 +174,9 @@ struct DomainFile: Sendable {
     /// Removes the file (a domain removed as a whole), then syncs the folder.
     func remove() throws(PlistStoreError) {
         try checkReplaceable()
-        guard unsafe unlink(path) == 0 || errno == ENOENT else { throw PlistStoreError(.io, "cannot remove: " + systemReason(), path: path) }
+        guard unsafe unlink(path) == 0 || errno == ENOENT else {
+            throw PlistStoreError(.io, "cannot remove: " + systemReason(), path: path)
+        }
         let fd = unsafe open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else { throw PlistStoreError(.io, "cannot open the folder: " + systemReason(), path: folder) }
         defer { close(fd) }
@@ -194,7 +203,8 @@ struct DomainFile: Sendable {
     }
 
     private static func refusedLink(_ path: String) -> PlistStoreError {
-        PlistStoreError(.refusedFile, "is a symbolic link; preferences are never read or written through a link", path: path)
+        PlistStoreError(
+            .refusedFile, "is a symbolic link; preferences are never read or written through a link", path: path)
     }
 
     private static func checkRegular(_ info: stat, _ path: String) throws(PlistStoreError) {
@@ -249,7 +259,8 @@ extension DomainFile {
         }
         if isPrivate {
             guard (info.st_mode & S_IFMT) != S_IFLNK else {
-                throw PlistStoreError(.refusedFile, "is a symbolic link; a private folder must be a real folder", path: path)
+                throw PlistStoreError(
+                    .refusedFile, "is a symbolic link; a private folder must be a real folder", path: path)
             }
             guard info.st_uid == geteuid() else {
                 throw PlistStoreError(.refusedFile, "belongs to another user (uid \(info.st_uid))", path: path)

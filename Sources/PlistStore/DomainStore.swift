@@ -110,12 +110,12 @@ final class DomainStore: Sendable {
     private func readDisk(_ errors: inout [PlistStoreError]) -> (OrderedDictionary<String, Plist>, FileIdentity?) {
         do throws(PlistStoreError) {
             return try file.read()
-        } catch where error.code == .damagedFile {
+        } catch  where error.code == .damagedFile {
             do throws(PlistStoreError) {
                 return try file.withLock { () throws(PlistStoreError) in
                     do throws(PlistStoreError) {
                         return try file.read()
-                    } catch where error.code == .damagedFile {
+                    } catch  where error.code == .damagedFile {
                         var kept = error
                         kept.movedTo = file.moveAside()
                         errors.append(kept)
@@ -148,7 +148,7 @@ final class DomainStore: Sendable {
             if schedule { cache.flushScheduled = true }
             return (changes, Array(cache.observers.values), schedule)
         }
-        if !changes.isEmpty { observers.forEach { $0.deliver(changes) } }
+        if !changes.isEmpty { for observer in observers { observer.deliver(changes) } }
         return schedule
     }
 
@@ -224,7 +224,7 @@ final class DomainStore: Sendable {
             do throws(PlistStoreError) {
                 let read = try file.read()
                 (disk, exists) = (read.0, read.1 != nil)
-            } catch where error.code == .damagedFile {
+            } catch  where error.code == .damagedFile {
                 var kept = error
                 guard let movedTo = file.moveAside() else {
                     kept.message += "; it could not be moved aside, so it was not replaced"
@@ -287,7 +287,7 @@ final class DomainStore: Sendable {
             cache.identity = identity
             return (changes, Array(cache.observers.values))
         }
-        if !changes.isEmpty { observers.forEach { $0.deliver(changes) } }
+        if !changes.isEmpty { for observer in observers { observer.deliver(changes) } }
     }
 
     /// Whether changes wait for a flush.

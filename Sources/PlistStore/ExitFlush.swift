@@ -69,7 +69,9 @@ enum ExitFlush {
         try signalsInstalled.withLock { done throws(PlistStoreError) in
             guard !done else { return }
             var fds: [Int32] = [-1, -1]
-            guard unsafe pipe(&fds) == 0 else { throw PlistStoreError(.io, "cannot make a pipe: " + systemReason(), path: "") }
+            guard unsafe pipe(&fds) == 0 else {
+                throw PlistStoreError(.io, "cannot make a pipe: " + systemReason(), path: "")
+            }
             for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
             signalReader.store(fds[0], ordering: .releasing)
             signalWriter.store(fds[1], ordering: .releasing)
@@ -78,12 +80,15 @@ enum ExitFlush {
             #else
             var thread = pthread_t()
             #endif
-            let started = unsafe pthread_create(&thread, nil, { _ in
-                ExitFlush.waitForSignal()
-                return nil
-            }, nil)
+            let started = unsafe pthread_create(
+                &thread, nil,
+                { _ in
+                    ExitFlush.waitForSignal()
+                    return nil
+                }, nil)
             guard started == 0 else {
-                throw PlistStoreError(.io, "cannot start the thread that flushes on signals: " + systemReason(started), path: "")
+                throw PlistStoreError(
+                    .io, "cannot start the thread that flushes on signals: " + systemReason(started), path: "")
             }
             #if canImport(Darwin)
             if let thread { pthread_detach(thread) }
@@ -105,11 +110,14 @@ enum ExitFlush {
         }
         var action = sigaction()
         #if canImport(Darwin)
-        let ignored = unsafe unsafeBitCast(current.__sigaction_u.__sa_handler, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self)
+        let ignored =
+            unsafe unsafeBitCast(current.__sigaction_u.__sa_handler, to: Int.self)
+            == unsafeBitCast(SIG_IGN, to: Int.self)
         unsafe action.__sigaction_u.__sa_handler = handler
         #else
         let ignored =
-            unsafe unsafeBitCast(current.__sigaction_handler.sa_handler, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self)
+            unsafe unsafeBitCast(current.__sigaction_handler.sa_handler, to: Int.self)
+            == unsafeBitCast(SIG_IGN, to: Int.self)
         unsafe action.__sigaction_handler.sa_handler = handler
         #endif
         guard !ignored else { return }

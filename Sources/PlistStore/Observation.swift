@@ -103,7 +103,10 @@ final class Observation: Sendable {
     let fileNames: Set<String>
     let report: @Sendable ([PlistStoreError]) -> Void
 
-    init(key: String?, stores: [DomainStore], watchesFolder: Bool, report: @escaping @Sendable ([PlistStoreError]) -> Void) {
+    init(
+        key: String?, stores: [DomainStore], watchesFolder: Bool,
+        report: @escaping @Sendable ([PlistStoreError]) -> Void
+    ) {
         buffer = Buffer(key: key)
         self.stores = stores
         self.report = report
@@ -169,7 +172,8 @@ package struct DirectoryWatch: Sendable {
             var offset = 0
             // Each event: wd (4), mask (4), cookie (4), len (4), then len bytes of NUL-padded name.
             while offset + 16 <= length {
-                let kind = UInt32(buffer[offset + 4]) | UInt32(buffer[offset + 5]) << 8 | UInt32(buffer[offset + 6]) << 16
+                let kind =
+                    UInt32(buffer[offset + 4]) | UInt32(buffer[offset + 5]) << 8 | UInt32(buffer[offset + 6]) << 16
                     | UInt32(buffer[offset + 7]) << 24
                 let nameLength = Int(
                     UInt32(buffer[offset + 12]) | UInt32(buffer[offset + 13]) << 8 | UInt32(buffer[offset + 14]) << 16

@@ -87,7 +87,8 @@ public final class Preferences: Sendable {
     ) throws(PlistStoreError) {
         try AppContainer.validateName(domain)
         self.init(
-            validDomain: domain, container: container, arguments: arguments, flushDelay: flushDelay, errorHandler: errorHandler)
+            validDomain: domain, container: container, arguments: arguments, flushDelay: flushDelay,
+            errorHandler: errorHandler)
     }
 
     private init(
@@ -104,7 +105,9 @@ public final class Preferences: Sendable {
         own = DomainStore.shared(folder: container.preferencesFolder(forDomain: domain), domain: domain)
         global =
             domain == Self.globalDomain
-            ? nil : DomainStore.shared(folder: container.preferencesFolder(forDomain: Self.globalDomain), domain: Self.globalDomain)
+            ? nil
+            : DomainStore.shared(
+                folder: container.preferencesFolder(forDomain: Self.globalDomain), domain: Self.globalDomain)
         ExitFlush.register(self)
     }
 
@@ -277,7 +280,9 @@ public final class Preferences: Sendable {
     /// does). Every store of the domain in this process sees it at once.
     /// - Throws: ``PlistStoreError/Code/invalidName`` for a name that is not one path
     ///   component; the write's error (the domain is then written at the next flush).
-    public func setPersistentDomain(_ entries: OrderedDictionary<String, Plist>, forName name: String) throws(PlistStoreError) {
+    public func setPersistentDomain(_ entries: OrderedDictionary<String, Plist>, forName name: String)
+        throws(PlistStoreError)
+    {
         try AppContainer.validateName(name)
         let store = store(forDomain: name)
         var errors: [PlistStoreError] = []
@@ -286,7 +291,8 @@ public final class Preferences: Sendable {
             var keys = Array(cache.entries.keys)
             for key in entries.keys where cache.entries[key] == nil { keys.append(key) }
             cache.entries = entries
-            cache.pending = OrderedDictionary(uniqueKeysWithValues: entries.map { ($0.key, DomainStore.Change.set($0.value)) })
+            cache.pending = OrderedDictionary(
+                uniqueKeysWithValues: entries.map { ($0.key, DomainStore.Change.set($0.value)) })
             cache.replaced = true
             return keys
         }
@@ -351,7 +357,8 @@ public final class Preferences: Sendable {
     /// `transform` gets the value in the file (with this process's changes on top) and returns
     /// the new one (nil removes the key). `plistconv defaults write -array-add` uses it.
     /// - Throws: `transform`'s error (nothing is written then) or the write's.
-    package func update(_ key: String, _ transform: (Plist?) throws(PlistStoreError) -> Plist?) throws(PlistStoreError) {
+    package func update(_ key: String, _ transform: (Plist?) throws(PlistStoreError) -> Plist?) throws(PlistStoreError)
+    {
         var errors: [PlistStoreError] = []
         defer { report(errors) }
         try withoutActuallyEscaping(transform) { transform throws(PlistStoreError) in
@@ -366,7 +373,8 @@ public final class Preferences: Sendable {
         -> OrderedDictionary<String, Plist>?
     {
         try AppContainer.validateName(name)
-        let (entries, identity) = try DomainFile(folder: container.preferencesFolder(forDomain: name), domain: name).read()
+        let (entries, identity) = try DomainFile(folder: container.preferencesFolder(forDomain: name), domain: name)
+            .read()
         return identity == nil ? nil : entries
     }
 
@@ -389,7 +397,9 @@ public final class Preferences: Sendable {
     /// The persistent domains searched, in order.
     func searchStores() -> [DomainStore] {
         var stores = [own]
-        for suite in local.withLock({ $0.suites }) where !stores.contains(where: { $0 === suite }) { stores.append(suite) }
+        for suite in local.withLock({ $0.suites }) where !stores.contains(where: { $0 === suite }) {
+            stores.append(suite)
+        }
         if let global, !stores.contains(where: { $0 === global }) { stores.append(global) }
         return stores
     }
@@ -450,7 +460,9 @@ public final class Preferences: Sendable {
         let start = scalars.firstIndex { !$0.properties.isWhitespace } ?? scalars.endIndex
         let end = scalars.lastIndex { !$0.properties.isWhitespace }.map { scalars.index(after: $0) } ?? start
         let value = String(scalars[start..<max(start, end)])
-        guard let first = value.unicodeScalars.first, "{([<\"".unicodeScalars.contains(first) else { return .string(value) }
+        guard let first = value.unicodeScalars.first, "{([<\"".unicodeScalars.contains(first) else {
+            return .string(value)
+        }
         let bytes = Array(value.utf8)
         if first == "<", let parsed = try? Plist(xml: bytes) { return parsed }
         if let parsed = try? Plist(openStep: bytes) { return parsed }

@@ -57,18 +57,23 @@ struct Defaults: ParsableCommand {
         var words = words
         var root = container
         if let given = try Self.takeContainer(&words) { root = given }
-        root = root ?? ProcessInfo.processInfo.environment[AppContainer.rootEnvironmentVariable].flatMap {
-            $0.hasPrefix("/") ? $0 : nil
-        }
+        root =
+            root
+            ?? ProcessInfo.processInfo.environment[AppContainer.rootEnvironmentVariable].flatMap {
+                $0.hasPrefix("/") ? $0 : nil
+            }
         if ["--help", "-h", "help"].contains(words.first) { throw CleanExit.helpRequest(self) }
         let output = DefaultsOutput()
         do {
             if let host = words.first, host == "-currentHost" || host == "-host" {
                 throw DefaultsFailure(
-                    message: "\(host) is not supported: Linux has no per-host preferences (ByHost files), and no API of "
+                    message:
+                        "\(host) is not supported: Linux has no per-host preferences (ByHost files), and no API of "
                         + "this package would read them; see docs/COMPATIBILITY.md")
             }
-            guard let verb = words.first else { throw ValidationError("give a verb: read, write, delete, ... (see --help)") }
+            guard let verb = words.first else {
+                throw ValidationError("give a verb: read, write, delete, ... (see --help)")
+            }
             var command = DefaultsCommand(root: root, arguments: Array(words.dropFirst()), output: output)
             try command.run(verb)
             output.flushErrors()
@@ -167,7 +172,9 @@ struct DefaultsCommand {
             return print(.dictionary(all))
         }
         let domain = try takeDomain()
-        guard let entries = try entries(of: domain) else { throw DefaultsFailure(message: "Domain \(domain.display) does not exist") }
+        guard let entries = try entries(of: domain) else {
+            throw DefaultsFailure(message: "Domain \(domain.display) does not exist")
+        }
         guard let key = arguments.first else { return print(.dictionary(entries)) }
         guard let value = entries[key] else {
             throw DefaultsFailure(message: "The domain/default pair of (\(domain.display), \(key)) does not exist")
@@ -179,7 +186,8 @@ struct DefaultsCommand {
         let domain = try takeDomain()
         try count(1, "read-type DOMAIN KEY")
         guard let value = try entries(of: domain)?[arguments[0]] else {
-            throw DefaultsFailure(message: "The domain/default pair of (\(domain.display), \(arguments[0])) does not exist")
+            throw DefaultsFailure(
+                message: "The domain/default pair of (\(domain.display), \(arguments[0])) does not exist")
         }
         let type =
             switch value {
@@ -217,7 +225,9 @@ struct DefaultsCommand {
             try store.update(key) { old throws(PlistStoreError) in
                 guard let old else { return .array(added) }
                 guard case .array(let elements) = old else {
-                    throw PlistStoreError(.invalidValue, "the value of '\(key)' has type \(old.typeName), not array: nothing was added", path: domain.display)
+                    throw PlistStoreError(
+                        .invalidValue, "the value of '\(key)' has type \(old.typeName), not array: nothing was added",
+                        path: domain.display)
                 }
                 return .array(elements + added)
             }
@@ -228,7 +238,10 @@ struct DefaultsCommand {
             try store.update(key) { old throws(PlistStoreError) in
                 guard let old else { return .dictionary(added) }
                 guard case .dictionary(var entries) = old else {
-                    throw PlistStoreError(.invalidValue, "the value of '\(key)' has type \(old.typeName), not dictionary: nothing was added", path: domain.display)
+                    throw PlistStoreError(
+                        .invalidValue,
+                        "the value of '\(key)' has type \(old.typeName), not dictionary: nothing was added",
+                        path: domain.display)
                 }
                 for (entryKey, value) in added { entries[entryKey] = value }
                 return .dictionary(entries)
@@ -254,7 +267,9 @@ struct DefaultsCommand {
         let domain = try takeDomain()
         let store = try store(for: domain)
         guard let key = arguments.first else {
-            guard try entries(of: domain) != nil else { throw DefaultsFailure(message: "Domain (\(domain.display)) not found.") }
+            guard try entries(of: domain) != nil else {
+                throw DefaultsFailure(message: "Domain (\(domain.display)) not found.")
+            }
             return try store.removePersistentDomain(forName: domain.name)
         }
         guard try entries(of: domain)?[key] != nil else {
@@ -269,7 +284,8 @@ struct DefaultsCommand {
         try count(2, "rename DOMAIN OLD NEW")
         let store = try store(for: domain)
         guard let value = try entries(of: domain)?[arguments[0]] else {
-            throw DefaultsFailure(message: "Key \(arguments[0]) does not exist in domain \(domain.display); leaving defaults unchanged")
+            throw DefaultsFailure(
+                message: "Key \(arguments[0]) does not exist in domain \(domain.display); leaving defaults unchanged")
         }
         store.set(value, forKey: arguments[1])
         store.removeObject(forKey: arguments[0])
@@ -302,7 +318,11 @@ struct DefaultsCommand {
         let path = arguments[0]
         do throws(PlistError) {
             let bytes = try Plist.dictionary(entries).bytes(format: path == "-" ? .xml : .binary)
-            if path == "-" { try PlistFile.write(bytes, toFileDescriptor: 1) } else { try PlistFile.write(bytes, to: path) }
+            if path == "-" {
+                try PlistFile.write(bytes, toFileDescriptor: 1)
+            } else {
+                try PlistFile.write(bytes, to: path)
+            }
         } catch {
             throw DefaultsFailure(message: "\(path): \(error)")
         }
@@ -336,7 +356,8 @@ struct DefaultsCommand {
             return try domain(named: DesktopEntries.applicationID(named: name))
         }
         if word.contains("/") { return try fileDomain(word) }
-        return try domain(named: ["NSGlobalDomain", "-g", "-globalDomain"].contains(word) ? Preferences.globalDomain : word)
+        return try domain(
+            named: ["NSGlobalDomain", "-g", "-globalDomain"].contains(word) ? Preferences.globalDomain : word)
     }
 
     /// The domain `name` in the container given, else in its XDG folder.
@@ -348,7 +369,9 @@ struct DefaultsCommand {
     /// The property-list file at `path` (`.plist` added when missing; `~/` is the home folder).
     private func fileDomain(_ path: String) throws -> DefaultsDomain {
         var full = path
-        if full.hasPrefix("~/"), let home = ProcessInfo.processInfo.environment["HOME"] { full = home + full.dropFirst() }
+        if full.hasPrefix("~/"), let home = ProcessInfo.processInfo.environment["HOME"] {
+            full = home + full.dropFirst()
+        }
         if !full.hasPrefix("/") { full = FileManager.default.currentDirectoryPath + "/" + full }
         if !full.hasSuffix(".plist") { full += ".plist" }
         let slash = full.lastIndex(of: "/")!
@@ -363,7 +386,9 @@ struct DefaultsCommand {
     }
 
     private func store(for domain: DefaultsDomain) throws -> Preferences {
-        try Preferences(domain: domain.name, container: domain.container, arguments: [], flushDelay: nil, errorHandler: output.handler)
+        try Preferences(
+            domain: domain.name, container: domain.container, arguments: [], flushDelay: nil,
+            errorHandler: output.handler)
     }
 
     /// The entries of `domain` as they are on disk, nil when it has no file. Changes nothing,
@@ -388,7 +413,9 @@ struct DefaultsCommand {
         var entries: OrderedDictionary<String, Plist> = [:]
         while !rest.isEmpty {
             let entryKey = rest.removeFirst()
-            guard !rest.isEmpty else { throw DefaultsFailure(message: "-dict needs a value after the key '\(entryKey)'") }
+            guard !rest.isEmpty else {
+                throw DefaultsFailure(message: "-dict needs a value after the key '\(entryKey)'")
+            }
             entries[entryKey] = try element(&rest)
         }
         return entries
@@ -443,7 +470,8 @@ struct DefaultsCommand {
         switch value {
         case .string(let text): text.lowercased().contains(word)
         case .array(let elements): elements.contains { contains($0, word) }
-        case .dictionary(let entries): entries.contains { $0.key.lowercased().contains(word) || contains($0.value, word) }
+        case .dictionary(let entries):
+            entries.contains { $0.key.lowercased().contains(word) || contains($0.value, word) }
         default: false
         }
     }
@@ -468,7 +496,9 @@ enum DesktopEntries {
             .split(separator: ":").map(String.init).filter { $0.hasPrefix("/") }
         let wanted = name.lowercased()
         for folder in ([dataHome] + dataDirs).map({ $0 + "/applications" }) {
-            let files = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.hasSuffix(".desktop") }.sorted()
+            let files = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter {
+                $0.hasSuffix(".desktop")
+            }.sorted()
             for file in files {
                 let id = String(file.dropLast(".desktop".count))
                 if id.lowercased() == wanted { return id }
@@ -476,7 +506,10 @@ enum DesktopEntries {
                 if entryName(String(decoding: data, as: UTF8.self))?.lowercased() == wanted { return id }
             }
         }
-        throw DefaultsFailure(message: "Couldn't find an application named \"\(name)\" (no desktop entry has that name or ID); defaults unchanged")
+        throw DefaultsFailure(
+            message:
+                "Couldn't find an application named \"\(name)\" (no desktop entry has that name or ID); defaults unchanged"
+        )
     }
 
     /// The `Name=` of a desktop entry's `[Desktop Entry]` group.

@@ -47,7 +47,8 @@ enum DefaultsText {
             return lines.joined(separator: "\n")
         case .array(let elements):
             let items = elements.map { indent + "    " + element($0, level: level + 1) }
-            return indent + "(\n" + items.map { $0 + ",\n" }.joined().dropLast(2) + (items.isEmpty ? "" : "\n") + indent + ")"
+            return indent + "(\n" + items.map { $0 + ",\n" }.joined().dropLast(2) + (items.isEmpty ? "" : "\n") + indent
+                + ")"
         default:
             return element(value, level: level)
         }
@@ -68,7 +69,9 @@ enum DefaultsText {
 
     /// `text` bare when it is only ASCII letters and digits, else quoted and escaped.
     static func quoted(_ text: String) -> String {
-        if !text.isEmpty, text.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x7A) }) {
+        if !text.isEmpty,
+            text.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x7A) })
+        {
             return text
         }
         var result = "\""
@@ -113,8 +116,10 @@ enum DefaultsText {
         let time = seconds - days * 86_400
         let (year, month, day) = civil(fromDays: days)
         func two(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        let yearText = year >= 0 && year < 1000 ? String(repeating: "0", count: 4 - "\(year)".count) + "\(year)" : "\(year)"
-        return "\(yearText)-\(two(month))-\(two(day)) \(two(time / 3600)):\(two(time / 60 % 60)):\(two(time % 60)) +0000"
+        let yearText =
+            year >= 0 && year < 1000 ? String(repeating: "0", count: 4 - "\(year)".count) + "\(year)" : "\(year)"
+        return
+            "\(yearText)-\(two(month))-\(two(day)) \(two(time / 3600)):\(two(time / 60 % 60)):\(two(time % 60)) +0000"
     }
 
     /// A date as `read` prints it (`2026-01-02 03:04:05 +0000`, any offset) or in ISO 8601

@@ -1,6 +1,6 @@
+import Foundation
 import OrderedCollections
 import PlistKit
-import Foundation
 import PlistStore
 import Testing
 

@@ -1,5 +1,5 @@
-import OrderedCollections
 import Foundation
+import OrderedCollections
 import PlistKit
 import PlistStore
 import Testing
@@ -34,7 +34,8 @@ struct DefaultsCommandTests {
         try defaults("write", "d", "json", "[1, \"a\"]")
         let expected: Plist = [
             "s": "hello world", "i": -42, "n": .integer(PlistInteger(UInt64.max)), "f": 2.5, "b": true, "b2": false,
-            "t": .date(Date(timeIntervalSinceReferenceDate: 789_015_845)), "x": .data(Data([0, 0xff, 0x10])), "word": "1",
+            "t": .date(Date(timeIntervalSinceReferenceDate: 789_015_845)), "x": .data(Data([0, 0xff, 0x10])),
+            "word": "1",
             "os": ["a": ["1", "2"]], "xml": 1.5, "json": [1, "a"],
         ]
         #expect(try root.domain("d") == expected)
@@ -51,7 +52,8 @@ struct DefaultsCommandTests {
         let bad = try defaults("write", "d", "i", "-int", "seven", status: 1)
         #expect(bad.stderr == "plistconv defaults: 'seven' is not a valid int value (a whole number)\n")
         #expect(try defaults("write", "d", "b", "-bool", "maybe", status: 1).stderr.split(separator: "\n").count == 1)
-        #expect(try defaults("write", "d", "t", "-date", "tomorrow", status: 1).stderr.split(separator: "\n").count == 1)
+        #expect(
+            try defaults("write", "d", "t", "-date", "tomorrow", status: 1).stderr.split(separator: "\n").count == 1)
         #expect(try root.domain("d") == expected, "a refused write changes nothing")
     }
 
@@ -134,7 +136,9 @@ struct DefaultsCommandTests {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: Built.path("plistconv"))
             process.arguments = ["defaults"] + arguments
-            process.environment = ["HOME": root.path, "XDG_CONFIG_HOME": root.path + "/config", "XDG_DATA_HOME": root.path + "/data"]
+            process.environment = [
+                "HOME": root.path, "XDG_CONFIG_HOME": root.path + "/config", "XDG_DATA_HOME": root.path + "/data",
+            ]
             let out = Pipe()
             let err = Pipe()
             process.standardOutput = out
@@ -143,7 +147,9 @@ struct DefaultsCommandTests {
             let output = out.fileHandleForReading.readDataToEndOfFile()
             let error = err.fileHandleForReading.readDataToEndOfFile()
             process.waitUntilExit()
-            return Run(status: process.terminationStatus, stdout: String(decoding: output, as: UTF8.self), stderr: String(decoding: error, as: UTF8.self))
+            return Run(
+                status: process.terminationStatus, stdout: String(decoding: output, as: UTF8.self),
+                stderr: String(decoding: error, as: UTF8.self))
         }
         #expect(try run(["write", "com.example.a", "k", "-int", "1"]).status == 0)
         #expect(try run(["write", "com.example.b", "k", "-int", "2"]).status == 0)
@@ -166,7 +172,8 @@ struct DefaultsCommandTests {
             "recent": [], "label": "caf\u{e9} \"x\"\n", "when": .date(Date(timeIntervalSinceReferenceDate: 0)),
             "blob": .data(Data(0..<30)),
         ]
-        try Plist.dictionary(value.dictionary!).write(to: try root.container.directory(.preferences) + "/d.plist", format: .binary)
+        try Plist.dictionary(value.dictionary!).write(
+            to: try root.container.directory(.preferences) + "/d.plist", format: .binary)
         let expected = """
             {
                 autohide = 1;
@@ -218,7 +225,8 @@ struct DefaultsCommandTests {
         #expect(try root.domain("d") == ["AppleLanguages": ["fr"]])
         try defaults("write", "d", "s", "-string", "text")
         let refused = try defaults("write", "d", "s", "-array-add", "x", status: 1)
-        #expect(refused.stderr == "plistconv defaults: d: the value of 's' has type string, not array: nothing was added\n")
+        #expect(
+            refused.stderr == "plistconv defaults: d: the value of 's' has type string, not array: nothing was added\n")
         try defaults("write", "d", "s", "-dict-add", "k", "v", status: 1)
         #expect(try root.domain("d").dictionary?["s"] == "text")
     }
@@ -226,7 +234,9 @@ struct DefaultsCommandTests {
     @Test func concurrentAdditionsLoseNothing() throws {
         defer { root.remove() }
         let writers = try (0..<20).map { index in
-            try Built.start(Built.path("plistconv"), ["defaults", "write", "d", "list", "-array-add", "-int", "\(index)"], root: root.path)
+            try Built.start(
+                Built.path("plistconv"), ["defaults", "write", "d", "list", "-array-add", "-int", "\(index)"],
+                root: root.path)
         }
         for writer in writers {
             writer.0.waitUntilExit()
@@ -267,7 +277,8 @@ struct DefaultsCommandTests {
     /// A domain file that is a folder: its error once, for a read and for a write.
     @Test func everyErrorIsPrintedOnce() throws {
         defer { root.remove() }
-        try FileManager.default.createDirectory(atPath: root.preferences + "/d.plist", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            atPath: root.preferences + "/d.plist", withIntermediateDirectories: true)
         let line = "plistconv defaults: \(root.preferences)/d.plist: is a folder, not a regular file\n"
         #expect(try defaults("read", "d", status: 1).stderr == line)
         #expect(try defaults("write", "d", "k", "v", status: 1).stderr == line)
@@ -293,7 +304,8 @@ struct DefaultsCommandTests {
         defer { root.remove() }
         let applications = root.path + "/data/applications"
         try FileManager.default.createDirectory(atPath: applications, withIntermediateDirectories: true)
-        let entry = "[Desktop Entry]\nType=Application\nName[fr]=Notes fr\nName = Notes\nExec=notes\n[Desktop Action New]\nName=New\n"
+        let entry =
+            "[Desktop Entry]\nType=Application\nName[fr]=Notes fr\nName = Notes\nExec=notes\n[Desktop Action New]\nName=New\n"
         try Data(entry.utf8).write(to: URL(fileURLWithPath: applications + "/com.example.Notes.desktop"))
         var environment = root.xdgEnvironment
         environment["XDG_DATA_DIRS"] = root.path + "/none"

@@ -13,7 +13,8 @@ import Glibc
 @Suite(.timeLimit(.minutes(10)))
 struct PreferencesFileSafetyTests {
     func store(_ root: TemporaryRoot, _ errors: Errors) throws -> Preferences {
-        try Preferences(domain: "d", container: root.container, arguments: [], flushDelay: nil, errorHandler: errors.handler)
+        try Preferences(
+            domain: "d", container: root.container, arguments: [], flushDelay: nil, errorHandler: errors.handler)
     }
 
     /// A link at the domain file's name or the lock file's: refused with one line, nothing
@@ -32,7 +33,9 @@ struct PreferencesFileSafetyTests {
         store.set(2, forKey: "k")
         let error = try #require(throws: PlistStoreError.self) { try store.synchronize() }
         #expect(error.code == .refusedFile)
-        #expect(error.description == folder + "/" + name + ": is a symbolic link; preferences are never read or written through a link")
+        #expect(
+            error.description == folder + "/" + name
+                + ": is a symbolic link; preferences are never read or written through a link")
         #expect(try Data(contentsOf: URL(fileURLWithPath: outside)) == Data(original))
         #expect(try FileManager.default.destinationOfSymbolicLink(atPath: folder + "/" + name) == outside)
         if name == "d.plist" {
@@ -87,17 +90,21 @@ struct PreferencesFileSafetyTests {
         defer { root.remove() }
         let folder = try root.container.directory(.preferences)
         let script = "umask 000 && exec \"$0\" big d 16000000"
-        let (process, _, err) = try Built.start("/bin/sh", ["-c", script, Built.path("plist-store-probe")], root: root.path)
+        let (process, _, err) = try Built.start(
+            "/bin/sh", ["-c", script, Built.path("plist-store-probe")], root: root.path)
         var modes: Set<UInt32> = []
         while process.isRunning {
-            for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where name.hasPrefix(".d.plist.") {
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+            where name.hasPrefix(".d.plist.") {
                 var info = stat()
                 if lstat(folder + "/" + name, &info) == 0 { modes.insert(info.st_mode & 0o777) }
             }
             usleep(200)
         }
         process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))")
+        #expect(
+            process.terminationStatus == 0,
+            "\(String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))")
         #expect(!modes.isEmpty, "the temporary file was never seen")
         #expect(modes.isSubset(of: [0o600]), "modes seen: \(modes.map { String($0, radix: 8) })")
         let attributes = try FileManager.default.attributesOfItem(atPath: folder + "/d.plist")

@@ -64,9 +64,12 @@ struct PreferencesFoundationTests {
         store.set(missing, forKey: "optional")
         try store.synchronize()
         let expected: Plist = [
-            "name": "Ada", "count": 3, "int8": -8, "int16": 1_600, "int32": -320_000, "int64": .integer(PlistInteger(Int64.min)),
-            "uint": 7, "uint8": 255, "uint16": 65_535, "uint32": 4_000_000_000, "uint64": .integer(PlistInteger(UInt64.max)),
-            "double": 0.25, "float": 1.5, "bool": true, "date": .date(date), "data": .data(bytes), "url": "https://example.com/a",
+            "name": "Ada", "count": 3, "int8": -8, "int16": 1_600, "int32": -320_000,
+            "int64": .integer(PlistInteger(Int64.min)),
+            "uint": 7, "uint8": 255, "uint16": 65_535, "uint32": 4_000_000_000,
+            "uint64": .integer(PlistInteger(UInt64.max)),
+            "double": 0.25, "float": 1.5, "bool": true, "date": .date(date), "data": .data(bytes),
+            "url": "https://example.com/a",
             "tags": ["a", "b"], "sizes": ["large": 2, "small": 1], "nested": [["k": [1, 2]]], "tree": ["x": [1, "y"]],
             "literal": 5, "mixed": ["a", 1],
         ]
@@ -93,7 +96,10 @@ struct PreferencesFoundationTests {
             #expect(foundation[1] == "foundation" && ours[1] == "ours")
             #expect(ours[2] == foundation[2], "key \(foundation[0])")
         }
-        #expect(lines.first == "s foundation String=Ada Int=nil Double=nil Bool=nil [String]=nil [String:Any]=nil Date=nil Data=nil")
+        #expect(
+            lines.first
+                == "s foundation String=Ada Int=nil Double=nil Bool=nil [String]=nil [String:Any]=nil Date=nil Data=nil"
+        )
     }
 
     /// The argument domain of awkward command lines, from Foundation and from the store.
@@ -107,7 +113,8 @@ struct PreferencesFoundationTests {
     func launchArgumentsAsFoundationReadsThem(_ arguments: [String]) throws {
         let root = try TemporaryRoot()
         defer { root.remove() }
-        let result = try Built.run(Built.path("plist-store-probe"), ["compare-arguments"] + arguments, environment: root.xdgEnvironment)
+        let result = try Built.run(
+            Built.path("plist-store-probe"), ["compare-arguments"] + arguments, environment: root.xdgEnvironment)
         #expect(result.status == 0, "\(result.stderr)")
         let parts = result.stdout.components(separatedBy: "\n--\n")
         try #require(parts.count == 2)

@@ -62,7 +62,8 @@ if arguments[0] == "foundation-write" {
 }
 if arguments[0] == "compare-values" {
     let defaults = UserDefaults(suiteName: "compare")!
-    let store = try Preferences(domain: "compare", container: AppContainer(appID: "probe"), arguments: [], flushDelay: nil)
+    let store = try Preferences(
+        domain: "compare", container: AppContainer(appID: "probe"), arguments: [], flushDelay: nil)
     let date = Date(timeIntervalSinceReferenceDate: 1_000)
     let name = "Ada"
     let count = 42
@@ -90,7 +91,8 @@ if arguments[0] == "compare-values" {
     func casts(_ value: Any?) -> String {
         [
             "String=\((value as? String).map { $0 } ?? "nil")", "Int=\((value as? Int).map { "\($0)" } ?? "nil")",
-            "Double=\((value as? Double).map { "\($0)" } ?? "nil")", "Bool=\((value as? Bool).map { "\($0)" } ?? "nil")",
+            "Double=\((value as? Double).map { "\($0)" } ?? "nil")",
+            "Bool=\((value as? Bool).map { "\($0)" } ?? "nil")",
             "[String]=\((value as? [String]).map { "\($0)" } ?? "nil")",
             "[String:Any]=\((value as? [String: Any]).map { "\($0.count) \($0["k"] as? Int ?? -1)" } ?? "nil")",
             "Date=\((value as? Date).map { "\($0.timeIntervalSinceReferenceDate)" } ?? "nil")",
@@ -109,13 +111,15 @@ if arguments[0] == "compare-arguments" {
     print(String(decoding: xml, as: UTF8.self))
     print("--")
     let ours = try Preferences(
-        domain: "arguments", container: AppContainer(root: "/nonexistent"), arguments: Array(CommandLine.arguments.dropFirst()),
+        domain: "arguments", container: AppContainer(root: "/nonexistent"),
+        arguments: Array(CommandLine.arguments.dropFirst()),
         flushDelay: nil)
     print(String(decoding: try Plist.dictionary(ours.argumentDomain).bytes(format: .xml), as: UTF8.self))
     exit(0)
 }
 if arguments[0] == "suite" {
-    let store = try Preferences(domain: arguments[2], container: AppContainer(appID: arguments[1]), arguments: [], flushDelay: nil)
+    let store = try Preferences(
+        domain: arguments[2], container: AppContainer(appID: arguments[1]), arguments: [], flushDelay: nil)
     store.set(arguments[4], forKey: arguments[3])
     try store.synchronize()
     exit(0)
