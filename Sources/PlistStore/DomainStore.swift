@@ -268,10 +268,14 @@ final class DomainStore: Sendable {
     /// top, and reports to the observers the keys whose value changed other than by `except`
     /// or the pending changes.
     private func install(
-        _ base: OrderedDictionary<String, Plist>, identity: FileIdentity?, except: OrderedDictionary<String, Change>
+        _ base: consuming OrderedDictionary<String, Plist>, identity: FileIdentity?,
+        except: OrderedDictionary<String, Change>
     ) {
-        let (changes, observers) = cache.withLock { cache in
-            var next = cache.replaced ? [:] : base
+        // Taken whole (the caller's last use), so that applying the changes made meanwhile
+        // edits it in place instead of copying the domain under the lock.
+        let (changes, observers, _) = cache.withLock { cache in
+            var next: OrderedDictionary<String, Plist> = [:]
+            if !cache.replaced { swap(&next, &base) }
             for (key, change) in cache.pending { next.apply(change, forKey: key) }
             var changes: [PreferenceChange] = []
             if !cache.observers.isEmpty {
@@ -283,9 +287,12 @@ final class DomainStore: Sendable {
                     changes.append(PreferenceChange(domain: name, key: key, value: value, isExternal: true))
                 }
             }
+            // The entries replaced are freed after the lock is released: freeing a large domain
+            // is not work a lookup should wait for.
+            let replaced = cache.entries
             cache.entries = next
             cache.identity = identity
-            return (changes, Array(cache.observers.values))
+            return (changes, Array(cache.observers.values), replaced)
         }
         if !changes.isEmpty { for observer in observers { observer.deliver(changes) } }
     }
