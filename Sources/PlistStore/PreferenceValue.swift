@@ -8,7 +8,7 @@ public import Foundation
 #endif
 
 /// A Swift value that ``Preferences/set(_:forKey:)-(Value?,_)`` stores: strings, integers of
-/// every width, `Double`, `Float`, `Bool`, `Date`, `Data`, `URL`, ``Plist``, and arrays and
+/// every width, `Double`, `Float`, `Bool`, `Date`, `Data`, `URL`, `Plist`, and arrays and
 /// string-keyed dictionaries of these.
 public protocol PreferenceValue: Sendable {
     /// The property-list value stored for it.
@@ -106,7 +106,7 @@ extension Dictionary: PreferenceValue where Key == String, Value: PreferenceValu
 extension Plist {
     /// The Swift value Foundation's `UserDefaults.object(forKey:)` gives for this value:
     /// `String`, `Int` (`UInt64` past `Int.max`), `Double`, `Bool`, `Date`, `Data`, `[Any]`
-    /// and `[String: Any]`; a UID stays a ``Plist``.
+    /// and `[String: Any]`; a UID stays a `Plist`.
     var foundationValue: Any {
         switch self {
         case .string(let text): text
