@@ -22,6 +22,9 @@ final class DomainStore: Sendable {
         /// What lookups see: the file as last read or written, with the pending changes on top.
         var entries: OrderedDictionary<String, Plist> = [:]
         /// The keys changed since the last flush took them.
+        // KEY-IDENTITY: keyed by String here, so two spellings of one character are one
+        // pending key; with PlistDictionary, key this (and the flush's `written`/`except`) by
+        // ExactKey, as the entries are.
         var pending: OrderedDictionary<String, Change> = [:]
         /// Whether the domain was replaced as a whole (`setPersistentDomain`): then the file
         /// keeps only the pending keys.
