@@ -37,7 +37,7 @@ python3 report.py --peers "$work/peers/out" "$work/peers/build" "$work/peers/cor
     --inputs "$work/inputs" --work "$work" --ratios "$work/ratios.md" --command "Benchmarks/report.sh"
 {
     echo
-    echo "## Preferences store: PlistStore against Foundation's UserDefaults, same run (p50)"
+    echo "## Preferences store: PlistStore against Foundation's UserDefaults, same run"
     echo
     ./store_ratios.sh
     echo

@@ -8,9 +8,9 @@ import Musl
 import Darwin
 #endif
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+package import FoundationEssentials
 #else
-import Foundation
+package import Foundation
 #endif
 
 /// Reading whole files and replacing files atomically, with errors
@@ -31,7 +31,14 @@ package enum FileIO {
         var info = stat()
         guard unsafe fstat(fd, &info) == 0 else { throw systemError() }
         guard (info.st_mode & S_IFMT) == S_IFREG, info.st_size > 0 else { return try contents(ofDescriptor: fd) }
-        var data = Data(count: Int(info.st_size))
+        return try contents(ofRegularFile: fd, size: Int(info.st_size), limit: .max)
+    }
+
+    /// The contents of `fd`, an open regular file of `size` bytes by `fstat`, read into one
+    /// buffer of that size. A file that shrank while it was read gives fewer bytes; one that
+    /// grew gives the longer contents, up to `limit` bytes: past it, an error.
+    package static func contents(ofRegularFile fd: Int32, size: Int, limit: Int) throws(PlistError) -> Data {
+        var data = Data(count: min(size, limit))
         var filled = 0
         var failure: PlistError?
         // SAFETY: `read` writes at most `buffer.count - filled` bytes at `filled` inside `data`'s own storage.
@@ -51,7 +58,7 @@ package enum FileIO {
         if filled < data.count {
             data.count = filled  // the file shrank while it was read
         } else {
-            data.append(try contents(ofDescriptor: fd))  // or grew
+            data.append(try contents(ofDescriptor: fd, limit: limit - filled))  // or grew
         }
         return data
     }
@@ -98,8 +105,9 @@ package enum FileIO {
         #endif
     }
 
-    /// Everything readable from `fd` (a pipe, a terminal or a small file).
-    static func contents(ofDescriptor fd: Int32) throws(PlistError) -> Data {
+    /// Everything readable from `fd` (a pipe, a terminal or a small file); more than `limit`
+    /// bytes is an error.
+    static func contents(ofDescriptor fd: Int32, limit: Int = .max) throws(PlistError) -> Data {
         var data = Data()
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
@@ -109,6 +117,9 @@ package enum FileIO {
             if count < 0 {
                 if errno == EINTR { continue }
                 throw systemError()
+            }
+            guard count <= limit - data.count else {
+                throw PlistError(.io(reason: "the file grew past \(limit) bytes while it was read"), at: 0)
             }
             data.append(contentsOf: chunk[0..<count])
         }
@@ -126,8 +137,14 @@ package enum FileIO {
     /// reaches its slot. Slot 0 is always tried first, so leftovers never outnumber the writers
     /// that once ran at the same time, and no write lists the folder (which in a folder of
     /// thousands of files cost more than converting a small file).
-    package static func writeAtomically(_ bytes: [UInt8], to path: String) throws(PlistError) {
-        try writeAtomically(to: path) { fd throws(PlistError) in
+    ///
+    /// With `ownerOnly`, a new file gets mode 0600 from the creation of the temporary file on
+    /// (by default, what 0666 and the umask give). With `followsLink` false, a symbolic link at
+    /// `path` is replaced by the file, never written through.
+    package static func writeAtomically(
+        _ bytes: [UInt8], to path: String, ownerOnly: Bool = false, followsLink: Bool = true
+    ) throws(PlistError) {
+        try writeAtomically(to: path, newFileMode: ownerOnly ? 0o600 : nil, followsLink: followsLink) { fd throws(PlistError) in
             if let error = writeAll(bytes, to: fd) { throw error }
         }
     }
@@ -136,19 +153,22 @@ package enum FileIO {
     /// `writeAtomically(_:to:)` does: if `produce` throws, the old file is untouched, the
     /// temporary file removed, and its error thrown. For writers that stream their output;
     /// the descriptor is open for reading too (`readBack`), for writers that look back.
-    static func writeAtomically(to path: String, _ produce: (Int32) throws(PlistError) -> Void) throws(PlistError) {
-        let target = try resolvingLink(path)
+    static func writeAtomically(
+        to path: String, newFileMode: mode_t? = nil, followsLink: Bool = true, _ produce: (Int32) throws(PlistError) -> Void
+    ) throws(PlistError) {
+        let target = followsLink ? try resolvingLink(path) : path
         let folder = target.lastIndex(of: "/").map { String(target[...$0]) } ?? ""
         let name = target.split(separator: "/").last.map(String.init) ?? target
         var existing = stat()
-        let oldMode: mode_t? = unsafe stat(target, &existing) == 0 ? existing.st_mode & 0o7777 : nil
+        var oldMode: mode_t? = unsafe stat(target, &existing) == 0 ? existing.st_mode & 0o7777 : newFileMode
+        if !followsLink, unsafe lstat(target, &existing) == 0, (existing.st_mode & S_IFMT) == S_IFLNK { oldMode = newFileMode }
 
         var temporary = ""
         var fd: Int32 = -1
         var slot = 0
         for _ in 0..<1_000 {
             temporary = folder + ".\(name).\(slot).tmp"
-            fd = unsafe open(temporary, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
+            fd = unsafe open(temporary, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, oldMode ?? 0o666)
             if fd < 0 {
                 guard errno == EEXIST else { break }
                 // Taken: by a live writer (try the next slot) or abandoned (removed: try it again).

@@ -37,9 +37,34 @@ public struct AppContainer: Hashable, Sendable {
     public static let rootEnvironmentVariable = "PLIST_CONTAINER_ROOT"
 
     private let paths: [Directory: String]
+    /// Under XDG: the folder that holds one folder per preferences domain
+    /// (`$XDG_CONFIG_HOME`), so that every app of the user finds a suite or the global domain
+    /// in the same place. Nil: every domain's file is in ``Directory/preferences``.
+    private let domainFolders: String?
 
     /// The absolute path of `directory`, without creating it.
     public func location(of directory: Directory) -> String { paths[directory]! }
+
+    /// The folder of the preferences domain `name`'s file: ``Directory/preferences`` under a
+    /// root and on Apple platforms; under XDG, `$XDG_CONFIG_HOME/<name>` (for the app's own
+    /// domain, that is ``Directory/preferences``).
+    package func preferencesFolder(forDomain name: String) -> String {
+        domainFolders.map { $0 + "/" + name } ?? location(of: .preferences)
+    }
+
+    /// The names of the domains that have a file: the `.plist` files of
+    /// ``Directory/preferences``, or, under XDG, the folders of `$XDG_CONFIG_HOME` that hold a
+    /// file named after themselves.
+    package func domainNames() -> [String] {
+        if let domainFolders {
+            return DomainFile.names(inFolder: domainFolders).filter {
+                DomainFile.isRegularFile(domainFolders + "/" + $0 + "/" + $0 + ".plist")
+            }.sorted()
+        }
+        return DomainFile.names(inFolder: location(of: .preferences)).filter {
+            $0.hasSuffix(".plist") && $0 != ".plist"
+        }.map { String($0.dropLast(6)) }.sorted()
+    }
 
     /// The iOS sandbox layout under `root`: `root/Documents`, `root/Library/Preferences`,
     /// `root/Library/Caches`, `root/Library/Application Support` and `root/tmp`. A relative
@@ -56,7 +81,16 @@ public struct AppContainer: Hashable, Sendable {
         ])
     }
 
-    private init(paths: [Directory: String]) { self.paths = paths }
+    private init(paths: [Directory: String], domainFolders: String? = nil) {
+        self.paths = paths
+        self.domainFolders = domainFolders
+    }
+
+    /// A container whose preferences domains are the files `<folder>/<domain>.plist` (for
+    /// `plistconv defaults` given a file path); its other directories are `folder` too.
+    package init(preferencesFolder folder: String) {
+        self.init(paths: Dictionary(uniqueKeysWithValues: Directory.allCases.map { ($0, folder) }))
+    }
 
     /// The directories of the app `appID` (a reverse-DNS name such as `com.example.notes`).
     ///
@@ -66,11 +100,17 @@ public struct AppContainer: Hashable, Sendable {
     /// absolute path, as the specification says): preferences in `$XDG_CONFIG_HOME/<appID>`,
     /// Application Support in `$XDG_DATA_HOME/<appID>`, Documents in
     /// `$XDG_DATA_HOME/<appID>/Documents`, caches in `$XDG_CACHE_HOME/<appID>`, and tmp in
-    /// `$XDG_RUNTIME_DIR/<appID>` (else `/tmp/<appID>-<uid>`). On Apple platforms the app's
-    /// real directories are used.
+    /// `$XDG_RUNTIME_DIR/<appID>` (else `/tmp/<appID>-<uid>`). Every other preferences domain
+    /// (a suite, the global domain) has a folder of its own, `$XDG_CONFIG_HOME/<domain>`, which
+    /// every app of the user shares. On Apple platforms the app's real directories are used.
     /// - Throws: ``PlistStoreError/Code/invalidName`` when `appID` is not one path component.
     public init(appID: String) throws(PlistStoreError) {
         try Self.validateName(appID)
+        self.init(validAppID: appID)
+    }
+
+    /// ``init(appID:)`` for a name already checked.
+    init(validAppID appID: String) {
         let environment = ProcessInfo.processInfo.environment
         if let root = environment[Self.rootEnvironmentVariable], root.hasPrefix("/") {
             self.init(root: root)
@@ -83,14 +123,16 @@ public struct AppContainer: Hashable, Sendable {
             return home + "/" + fallback
         }
         let data = xdg("XDG_DATA_HOME", ".local/share") + "/" + appID
+        let config = xdg("XDG_CONFIG_HOME", ".config")
         let runtime = environment["XDG_RUNTIME_DIR"].flatMap { $0.hasPrefix("/") ? $0 + "/" + appID : nil }
-        self.init(paths: [
-            .documents: data + "/Documents",
-            .preferences: xdg("XDG_CONFIG_HOME", ".config") + "/" + appID,
-            .caches: xdg("XDG_CACHE_HOME", ".cache") + "/" + appID,
-            .applicationSupport: data,
-            .temporary: runtime ?? "/tmp/\(appID)-\(getuid())",
-        ])
+        self.init(
+            paths: [
+                .documents: data + "/Documents",
+                .preferences: config + "/" + appID,
+                .caches: xdg("XDG_CACHE_HOME", ".cache") + "/" + appID,
+                .applicationSupport: data,
+                .temporary: runtime ?? "/tmp/\(appID)-\(getuid())",
+            ], domainFolders: config)
         #elseif os(macOS)
         let home = NSHomeDirectory()
         let temporary = NSTemporaryDirectory()
@@ -107,10 +149,15 @@ public struct AppContainer: Hashable, Sendable {
     }
 
     /// The path of `directory`, created (with its missing parents, owner-only) if need be.
-    /// - Throws: ``PlistStoreError/Code/io`` when a folder cannot be created.
+    ///
+    /// The temporary directory, which may sit in a folder every user can write (`/tmp`), must
+    /// be a folder of this user, not a symbolic link.
+    /// - Throws: ``PlistStoreError/Code/io`` when a folder cannot be created;
+    ///   ``PlistStoreError/Code/refusedFile`` when the temporary directory is a link or another
+    ///   user's.
     public func directory(_ directory: Directory) throws(PlistStoreError) -> String {
         let path = location(of: directory)
-        try Self.createDirectories(path)
+        try DomainFile.createFolders(path, isPrivate: directory == .temporary)
         return path
     }
 
@@ -121,7 +168,8 @@ public struct AppContainer: Hashable, Sendable {
     ///   when a folder cannot be created.
     public func path(_ relativePath: String, in directory: Directory) throws(PlistStoreError) -> String {
         guard !relativePath.isEmpty, !relativePath.hasPrefix("/"), !relativePath.utf8.contains(0) else {
-            throw PlistStoreError(.invalidName, "a path in the container must be relative, non-empty and without NUL", path: relativePath)
+            throw PlistStoreError(
+                .invalidName, "a path in the container must be relative, non-empty and without NUL", path: relativePath)
         }
         let components = relativePath.split(separator: "/").filter { $0 != "." }
         guard !components.contains("..") else {
@@ -132,31 +180,17 @@ public struct AppContainer: Hashable, Sendable {
         }
         let base = try self.directory(directory)
         let full = base + "/" + components.joined(separator: "/")
-        if components.count > 1 { try Self.createDirectories(base + "/" + components.dropLast().joined(separator: "/")) }
+        if components.count > 1 {
+            try DomainFile.createFolders(base + "/" + components.dropLast().joined(separator: "/"))
+        }
         return full
     }
 
     /// Refuses a name that is not exactly one path component.
     package static func validateName(_ name: String) throws(PlistStoreError) {
         guard !name.isEmpty, name != ".", name != "..", !name.contains("/"), !name.utf8.contains(0) else {
-            throw PlistStoreError(.invalidName, "a name must be one path component (no '/', NUL, '.' or '..')", path: name)
-        }
-    }
-
-    /// `mkdir -p` with mode 0700 for the folders it makes.
-    private static func createDirectories(_ path: String) throws(PlistStoreError) {
-        var info = stat()
-        if unsafe stat(path, &info) == 0 {
-            guard (info.st_mode & S_IFMT) == S_IFDIR else {
-                throw PlistStoreError(.io, "exists and is not a folder", path: path)
-            }
-            return
-        }
-        if let slash = path.lastIndex(of: "/"), slash != path.startIndex {
-            try createDirectories(String(path[..<slash]))
-        }
-        if unsafe mkdir(path, 0o700) != 0, errno != EEXIST {
-            throw PlistStoreError(.io, systemReason(), path: path)
+            throw PlistStoreError(
+                .invalidName, "a name must be one path component (no '/', NUL, '.' or '..')", path: name)
         }
     }
 

@@ -8,8 +8,26 @@ import Musl
 import Darwin
 #endif
 
+extension Preferences {
+    /// Flushes the changes of every live store when the process receives SIGTERM, SIGHUP or
+    /// SIGINT, then lets the signal end the process as it would have (its status says it was
+    /// ended by that signal).
+    ///
+    /// A library installs no signal handler by itself: without this call those signals end the
+    /// process at once and the changes not yet flushed are lost (see
+    /// <doc:DurabilityAndConcurrency>). The call starts one thread, which waits for the signals;
+    /// the handlers only wake it. A signal the process ignores when this is called (SIGHUP
+    /// under `nohup`) stays ignored; a handler the process had for these signals is replaced.
+    /// Call it once, early in `main`; later calls do nothing.
+    /// - Throws: ``PlistStoreError/Code/io`` when the thread or its pipe cannot be made.
+    public static func flushOnTerminationSignals() throws(PlistStoreError) {
+        try ExitFlush.installSignalHandlers()
+    }
+}
+
 /// Flushes the live stores when the process ends normally (`exit`, or a return from `main`),
-/// through one `atexit` handler installed with the first store.
+/// through one `atexit` handler installed with the first store, and, once asked, when SIGTERM,
+/// SIGHUP or SIGINT arrive.
 enum ExitFlush {
     private struct Entry: @unchecked Sendable {
         // The store is only read under the registry's lock; the reference is weak so that a
@@ -34,6 +52,103 @@ enum ExitFlush {
 
     private static func flushAll() {
         let live = stores.withLock { $0.values.compactMap(\.store) }
-        for store in live { store.flushAll(reporting: true) }
+        for store in live { store.flushPending() }
+    }
+
+    // MARK: Signals
+
+    /// The pipe from the signal handler to the thread that flushes: the handler writes the
+    /// signal's number, the only thing it does (`write` is async-signal-safe; flushing takes
+    /// locks and allocates, so it must not run in a handler).
+    private static let signalWriter = Atomic<Int32>(-1)
+    private static let signalReader = Atomic<Int32>(-1)
+    private static let signalsInstalled = Mutex(false)
+    static let terminationSignals = [SIGTERM, SIGHUP, SIGINT]
+
+    static func installSignalHandlers() throws(PlistStoreError) {
+        try signalsInstalled.withLock { done throws(PlistStoreError) in
+            guard !done else { return }
+            var fds: [Int32] = [-1, -1]
+            guard unsafe pipe(&fds) == 0 else {
+                throw PlistStoreError(.io, "cannot make a pipe: " + systemReason(), path: "")
+            }
+            for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+            signalReader.store(fds[0], ordering: .releasing)
+            signalWriter.store(fds[1], ordering: .releasing)
+            #if canImport(Darwin)
+            var thread: pthread_t? = nil
+            #else
+            var thread = pthread_t()
+            #endif
+            let started = unsafe pthread_create(
+                &thread, nil,
+                { _ in
+                    ExitFlush.waitForSignal()
+                    return nil
+                }, nil)
+            guard started == 0 else {
+                throw PlistStoreError(
+                    .io, "cannot start the thread that flushes on signals: " + systemReason(started), path: "")
+            }
+            #if canImport(Darwin)
+            if let thread { pthread_detach(thread) }
+            #else
+            pthread_detach(thread)
+            #endif
+            for signal in terminationSignals { installHandler(signal) }
+            done = true
+        }
+    }
+
+    /// Installs the handler for `signal` unless the process ignores it.
+    private static func installHandler(_ signal: Int32) {
+        var current = sigaction()
+        guard unsafe sigaction(signal, nil, &current) == 0 else { return }
+        let handler: @convention(c) (Int32) -> Void = { signal in
+            var byte = UInt8(truncatingIfNeeded: signal)
+            _ = unsafe write(ExitFlush.signalWriter.load(ordering: .relaxed), &byte, 1)
+        }
+        var action = sigaction()
+        #if canImport(Darwin)
+        let ignored =
+            unsafe unsafeBitCast(current.__sigaction_u.__sa_handler, to: Int.self)
+            == unsafeBitCast(SIG_IGN, to: Int.self)
+        unsafe action.__sigaction_u.__sa_handler = handler
+        #else
+        let ignored =
+            unsafe unsafeBitCast(current.__sigaction_handler.sa_handler, to: Int.self)
+            == unsafeBitCast(SIG_IGN, to: Int.self)
+        unsafe action.__sigaction_handler.sa_handler = handler
+        #endif
+        guard !ignored else { return }
+        unsafe sigemptyset(&action.sa_mask)
+        action.sa_flags = SA_RESTART
+        _ = unsafe sigaction(signal, &action, nil)
+    }
+
+    /// The flushing thread: waits for a signal's number, flushes every live store, then
+    /// restores the signal's default action and sends it again, which ends the process.
+    private static func waitForSignal() {
+        let fd = signalReader.load(ordering: .acquiring)
+        var byte: UInt8 = 0
+        while true {
+            let count = unsafe read(fd, &byte, 1)
+            if count == 1 { break }
+            if count < 0, errno == EINTR { continue }
+            return
+        }
+        flushAll()
+        let signal = Int32(byte)
+        var action = sigaction()
+        #if canImport(Darwin)
+        unsafe action.__sigaction_u.__sa_handler = SIG_DFL
+        #else
+        unsafe action.__sigaction_handler.sa_handler = SIG_DFL
+        #endif
+        unsafe sigemptyset(&action.sa_mask)
+        _ = unsafe sigaction(signal, &action, nil)
+        kill(getpid(), signal)
+        // The default action of these signals ends the process; wait for it.
+        while true { pause() }
     }
 }

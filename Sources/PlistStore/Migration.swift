@@ -21,7 +21,8 @@ extension Preferences {
     /// The entries of a preferences file another store wrote: Foundation's XML files on Linux,
     /// Apple's binary `Library/Preferences/*.plist` files (any property-list format is read).
     /// - Throws: ``PlistStoreError/Code/damagedFile`` when it is not a property list with a
-    ///   dictionary at the top; ``PlistStoreError/Code/io`` when it cannot be read.
+    ///   dictionary at the top; ``PlistStoreError/Code/refusedFile`` when it is a symbolic link,
+    ///   not a regular file or over 64 MiB; ``PlistStoreError/Code/io`` when it cannot be read.
     public static func entries(ofPreferencesFile path: String) throws(PlistStoreError) -> PlistDictionary {
         let folder = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
         let name = path.split(separator: "/").last.map(String.init) ?? path

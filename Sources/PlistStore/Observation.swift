@@ -17,7 +17,8 @@ public struct PreferenceChange: Hashable, Sendable {
     public var key: String
     /// Its new value in that domain; nil when it was removed.
     public var value: Plist?
-    /// Whether another process (or another store) wrote it, rather than this store's `set`.
+    /// Whether another process wrote it (it was read from the file), rather than a store of
+    /// this process.
     public var isExternal: Bool
 }
 
@@ -25,14 +26,14 @@ extension Preferences {
     /// The changes to `key` in the searched persistent domains (the store's own, the suites,
     /// the global domain), or to every key of the store's own domain when `key` is nil.
     ///
-    /// Changes made through this store arrive at once; other processes' writes arrive when the
-    /// iterator next looks at the folder (every 20 ms while a `next()` call waits). Nothing runs
-    /// between `next()` calls: on Linux an inotify descriptor on the folder (a watch on the file
-    /// would go silent after the atomic rename) records what happened meanwhile; elsewhere the
-    /// file's device, inode, modification time and size are compared.
+    /// Changes made in this process (through any store of the domain) arrive at once; other
+    /// processes' writes arrive when the iterator next looks at the folders (every 20 ms while a
+    /// `next()` call waits). Nothing runs between `next()` calls: on Linux an inotify descriptor
+    /// on each folder (a watch on the file would go silent after the atomic rename) records what
+    /// happened meanwhile; elsewhere the file's device, inode, modification time and size are
+    /// compared.
     public func changes(forKey key: String? = nil) -> PreferenceChanges {
-        let domains = key == nil ? [domain] : state.withLock { searchDomains($0) }
-        return PreferenceChanges(store: self, key: key, domains: domains)
+        PreferenceChanges(key: key, stores: key == nil ? [own] : searchStores(), report: report)
     }
 
     /// The changes to every key of the persistent domain `name` (a suite, the global domain or
@@ -40,21 +41,7 @@ extension Preferences {
     /// - Throws: ``PlistStoreError/Code/invalidName`` when `name` is not one path component.
     public func changes(inDomain name: String) throws(PlistStoreError) -> PreferenceChanges {
         try AppContainer.validateName(name)
-        return PreferenceChanges(store: self, key: nil, domains: [name])
-    }
-
-    func addObserver(_ buffer: Observation.Buffer) -> Int {
-        withState { state, report in
-            for name in buffer.domains { _ = loaded(name, &state, &report) }
-            let id = state.nextObserver
-            state.nextObserver += 1
-            state.observers[id] = buffer
-            return id
-        }
-    }
-
-    func removeObserver(_ id: Int) {
-        _ = state.withLock { $0.observers.removeValue(forKey: id) }
+        return PreferenceChanges(key: nil, stores: [store(forDomain: name)], report: report)
     }
 }
 
@@ -63,15 +50,15 @@ public struct PreferenceChanges: AsyncSequence, Sendable {
     public typealias Element = PreferenceChange
     public typealias Failure = Never
 
-    let store: Preferences
     let key: String?
-    let domains: [String]
+    let stores: [DomainStore]
+    let report: @Sendable ([PlistStoreError]) -> Void
     /// Whether to use the folder's events where the system has them (inotify); false compares
     /// file identities at every look, as on other systems (the reference the tests compare with).
     package var watchesFolder = true
 
     public func makeAsyncIterator() -> Iterator {
-        Iterator(observation: Observation(store: store, key: key, domains: domains, watchesFolder: watchesFolder))
+        Iterator(observation: Observation(key: key, stores: stores, watchesFolder: watchesFolder, report: report))
     }
 
     /// Waits for the next change; ends when the task is cancelled.
@@ -90,22 +77,18 @@ public struct PreferenceChanges: AsyncSequence, Sendable {
     }
 }
 
-/// One iterator's registration with its store, and its watch on the folder. Ends both when
-/// the iterator goes away.
+/// One iterator's registration with the domains it observes, and its watches on their
+/// folders. Ends both when the iterator goes away.
 final class Observation: Sendable {
     /// The changes delivered and not yet taken.
     final class Buffer: Sendable {
         let key: String?
-        let domains: Set<String>
         private let queue = Mutex<[PreferenceChange]>([])
 
-        init(key: String?, domains: Set<String>) {
-            self.key = key
-            self.domains = domains
-        }
+        init(key: String?) { self.key = key }
 
         func deliver(_ changes: [PreferenceChange]) {
-            let wanted = changes.filter { domains.contains($0.domain) && (key == nil || $0.key == key) }
+            let wanted = changes.filter { key == nil || $0.key.utf8.elementsEqual(key!.utf8) }
             if !wanted.isEmpty { queue.withLock { $0 += wanted } }
         }
 
@@ -114,31 +97,46 @@ final class Observation: Sendable {
         }
     }
 
-    let store: Preferences
     let buffer: Buffer
-    let id: Int
-    let watch: DirectoryWatch
+    let stores: [DomainStore]
+    let watches: [DirectoryWatch]
     let fileNames: Set<String>
+    let report: @Sendable ([PlistStoreError]) -> Void
 
-    init(store: Preferences, key: String?, domains: [String], watchesFolder: Bool) {
-        self.store = store
-        buffer = Buffer(key: key, domains: Set(domains))
-        // The folder must exist to be watched; observing is a first use of it. Without it (or
+    init(
+        key: String?, stores: [DomainStore], watchesFolder: Bool,
+        report: @escaping @Sendable ([PlistStoreError]) -> Void
+    ) {
+        buffer = Buffer(key: key)
+        self.stores = stores
+        self.report = report
+        // A folder must exist to be watched; observing is a first use of it. Without it (or
         // without inotify) every look compares the files' identities.
-        let folder = watchesFolder ? try? store.container.directory(.preferences) : nil
-        watch = DirectoryWatch(folder: folder ?? "")
-        fileNames = Set(domains.map { $0 + ".plist" })
-        id = store.addObserver(buffer)
+        var folders: [String] = []
+        for store in stores where !folders.contains(store.file.folder) { folders.append(store.file.folder) }
+        watches = folders.map { folder in
+            let exists = watchesFolder && (try? DomainFile.createFolders(folder)) != nil
+            return DirectoryWatch(folder: exists ? folder : "")
+        }
+        fileNames = Set(stores.map(\.file.fileName))
+        var errors: [PlistStoreError] = []
+        for store in stores { store.addObserver(buffer, &errors) }
+        report(errors)
     }
 
     deinit {
-        store.removeObserver(id)
-        watch.close()
+        for store in stores { store.removeObserver(buffer) }
+        for watch in watches { watch.close() }
     }
 
-    /// Reads the watched files again if the folder says they changed.
+    /// Reads the watched files again if a folder says they changed (or cannot say).
     func look() {
-        if watch.count(named: fileNames) ?? 1 > 0 { store.refresh(Array(buffer.domains)) }
+        var changed = false
+        for watch in watches where watch.count(named: fileNames) ?? 1 > 0 { changed = true }
+        guard changed else { return }
+        var errors: [PlistStoreError] = []
+        for store in stores { store.refresh(&errors) }
+        report(errors)
     }
 }
 
@@ -174,7 +172,8 @@ package struct DirectoryWatch: Sendable {
             var offset = 0
             // Each event: wd (4), mask (4), cookie (4), len (4), then len bytes of NUL-padded name.
             while offset + 16 <= length {
-                let kind = UInt32(buffer[offset + 4]) | UInt32(buffer[offset + 5]) << 8 | UInt32(buffer[offset + 6]) << 16
+                let kind =
+                    UInt32(buffer[offset + 4]) | UInt32(buffer[offset + 5]) << 8 | UInt32(buffer[offset + 6]) << 16
                     | UInt32(buffer[offset + 7]) << 24
                 let nameLength = Int(
                     UInt32(buffer[offset + 12]) | UInt32(buffer[offset + 13]) << 8 | UInt32(buffer[offset + 14]) << 16

@@ -8,6 +8,10 @@ public struct PlistStoreError: Error, Hashable, Sendable, CustomStringConvertibl
         /// A domain file could not be read as a property list whose top level is a dictionary. It
         /// was moved aside (see ``movedTo``) and the domain starts empty.
         case damagedFile
+        /// A domain file or its lock file is a symbolic link, not a regular file (a folder, a
+        /// FIFO, a device), or larger than a domain file may be; a private folder is a link or
+        /// another user's. It is left as it is, and nothing is read from or written to it.
+        case refusedFile
         /// The system refused a file operation (the message has its reason).
         case io
         /// A value could not be encoded as, or decoded from, a property list.

@@ -1,4 +1,5 @@
 import Foundation
+import PlistKit
 import PlistStore
 import Testing
 
@@ -80,5 +81,30 @@ struct AppContainerTests {
             ])
         let rooted = try paths(["HOME": "/home/u", "PLIST_CONTAINER_ROOT": "/srv/app", "XDG_CONFIG_HOME": "/c"])
         #expect(rooted == AppContainer.Directory.allCases.map { AppContainer(root: "/srv/app").location(of: $0) })
+    }
+
+    /// Under XDG, a suite and the global domain live where every app of the user finds them
+    /// (`$XDG_CONFIG_HOME/<domain>`), and `plistconv defaults` reaches them without a root.
+    @Test func xdgSuitesAndTheGlobalDomainAreShared() throws {
+        let root = try TemporaryRoot()
+        defer { root.remove() }
+        let environment = root.xdgEnvironment
+        func run(_ executable: String, _ arguments: [String]) throws -> String {
+            let result = try Built.run(Built.path(executable), arguments, environment: environment)
+            #expect(result.status == 0, "\(arguments): \(result.stderr)")
+            return result.stdout
+        }
+        _ = try run("plist-store-probe", ["suite", "com.example.a", "group.example.shared", "k", "from a"])
+        _ = try run("plist-store-probe", ["suite", "com.example.a", Preferences.globalDomain, "g", "global"])
+        #expect(try run("plist-store-probe", ["lookup", "com.example.b", "group.example.shared", "k"]) == "from a\n")
+        #expect(try run("plist-store-probe", ["lookup", "com.example.b", "group.example.shared", "g"]) == "global\n")
+        #expect(try run("plistconv", ["defaults", "read", "group.example.shared", "k"]) == "from a\n")
+        #expect(try run("plistconv", ["defaults", "read", "NSGlobalDomain", "g"]) == "global\n")
+        _ = try run("plistconv", ["defaults", "write", "-g", "g", "changed"])
+        #expect(try run("plist-store-probe", ["lookup", "com.example.c", "none", "g"]) == "changed\n")
+        let config = root.path + "/config"
+        #expect(try Plist(contentsOf: config + "/group.example.shared/group.example.shared.plist") == ["k": "from a"])
+        #expect(try Plist(contentsOf: config + "/.GlobalPreferences/.GlobalPreferences.plist") == ["g": "changed"])
+        #expect(!FileManager.default.fileExists(atPath: config + "/com.example.a/group.example.shared.plist"))
     }
 }

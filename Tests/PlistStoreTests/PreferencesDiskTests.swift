@@ -58,7 +58,7 @@ struct PreferencesDiskTests {
         try garbage.write(to: URL(fileURLWithPath: folder + "/d.plist"))
         let errors = Errors()
         let store = try Preferences(domain: "d", container: root.container, arguments: [], flushDelay: nil, errorHandler: errors.handler)
-        #expect(store.object(forKey: "k") == nil)
+        #expect(store.plist(forKey: "k") == nil)
         let error = try #require(errors.all.first)
         #expect(error.code == .damagedFile)
         let kept = try #require(error.movedTo)
@@ -70,7 +70,7 @@ struct PreferencesDiskTests {
         // A top level that is not a dictionary is damage too.
         try Plist.array([1]).write(to: folder + "/e.plist", format: .xml)
         let other = try Preferences(domain: "e", container: root.container, arguments: [], flushDelay: nil, errorHandler: errors.handler)
-        #expect(other.object(forKey: "k") == nil)
+        #expect(other.plist(forKey: "k") == nil)
         #expect(errors.all.count == 2)
         #expect(root.files().filter { $0.hasPrefix("e.plist.corrupt-") }.count == 1)
     }
@@ -102,57 +102,58 @@ struct PreferencesDiskTests {
         #expect(root.files() == [".other.plist.1.tmp", "d.plist", "d.plist.lock"])
     }
 
-    @Test func perKeyMergeBetweenStores() throws {
+    /// Another process's write (here the file replaced as a writer replaces it) is merged key
+    /// by key with this process's changes at the next flush.
+    @Test func perKeyMergeWithAnotherWriter() throws {
         let root = try TemporaryRoot()
         defer { root.remove() }
-        let first = try Preferences(domain: "d", container: root.container, arguments: [], flushDelay: nil)
-        let second = try Preferences(domain: "d", container: root.container, arguments: [], flushDelay: nil)
-        first.set(1, forKey: "a")
-        first.set("old", forKey: "shared")
-        try first.synchronize()
-        #expect(second.object(forKey: "a") == 1)
-        second.set(2, forKey: "b")
-        first.set("new", forKey: "shared")
-        first.removeObject(forKey: "a")
-        try first.synchronize()
-        try second.synchronize()
+        let store = try Preferences(domain: "d", container: root.container, arguments: [], flushDelay: nil)
+        store.set(1, forKey: "a")
+        store.set("old", forKey: "shared")
+        try store.synchronize()
+        // Another writer: removes a, adds b, changes shared.
+        try Plist.dictionary(["b": 2, "shared": "theirs"]).write(to: root.preferences + "/d.plist", format: .binary)
+        store.set("new", forKey: "shared")
+        try store.synchronize()
         #expect(try root.domain("d") == ["b": 2, "shared": "new"])
-        #expect(second.object(forKey: "a") == nil, "synchronize brings the other store's changes in")
-        #expect(second.string(forKey: "shared") == "new")
+        #expect(store.plist(forKey: "a") == nil, "synchronize brings the other writer's changes in")
+        #expect(store.plist(forKey: "b") == 2)
     }
 
     /// With inotify on the folder, and with the reference that compares file identities at every
-    /// look (what other systems use): the same changes.
+    /// look (what other systems use): the same changes. Another process's writes are the file
+    /// replaced under the store (as `defaults write` replaces it).
     @Test(arguments: [true, false])
     func observationReportsOwnAndOtherWrites(watchesFolder: Bool) async throws {
         let root = try TemporaryRoot()
         defer { root.remove() }
         let store = try Preferences(domain: "d", container: root.container, arguments: [], flushDelay: nil)
-        let other = try Preferences(domain: "d", container: root.container, arguments: [], flushDelay: nil)
+        let sameDomain = try Preferences(domain: "d", container: root.container, arguments: [], flushDelay: nil)
         var keySequence = store.changes(forKey: "watched")
         keySequence.watchesFolder = watchesFolder
         var keyChanges = keySequence.makeAsyncIterator()
         var domainChanges = store.changes().makeAsyncIterator()
         store.set(1, forKey: "watched")
-        store.set(1, forKey: "ignored")
+        sameDomain.set(1, forKey: "ignored")
         let own = await keyChanges.next()
         #expect(own == PreferenceChange(domain: "d", key: "watched", value: 1, isExternal: false))
         #expect(await domainChanges.next()?.key == "watched")
-        #expect(await domainChanges.next()?.key == "ignored")
+        #expect(await domainChanges.next() == PreferenceChange(domain: "d", key: "ignored", value: 1, isExternal: false))
         try store.synchronize()
-        other.set(2, forKey: "watched")
-        try other.synchronize()
+        try Plist.dictionary(["watched": 2, "ignored": 1]).write(to: root.preferences + "/d.plist", format: .binary)
         let external = await keyChanges.next()
         #expect(external == PreferenceChange(domain: "d", key: "watched", value: 2, isExternal: true))
-        #expect(store.object(forKey: "watched") == 2)
+        #expect(store.plist(forKey: "watched") == 2)
 
-        // Another domain, written by another store.
+        // Another domain, in its own folder under XDG or beside it under a root.
         var suiteSequence = try store.changes(inDomain: "group.shared")
         suiteSequence.watchesFolder = watchesFolder
         var suiteChanges = suiteSequence.makeAsyncIterator()
-        try other.setPersistentDomain(["shared": true], forName: "group.shared")
-        try other.synchronize()
-        #expect(await suiteChanges.next() == PreferenceChange(domain: "group.shared", key: "shared", value: true, isExternal: true))
+        let writer = try Preferences(domain: "writer", container: root.container, arguments: [], flushDelay: nil)
+        try writer.setPersistentDomain(["shared": true], forName: "group.shared")
+        #expect(await suiteChanges.next() == PreferenceChange(domain: "group.shared", key: "shared", value: true, isExternal: false))
+        try Plist.dictionary(["shared": false]).write(to: root.preferences + "/group.shared.plist", format: .binary)
+        #expect(await suiteChanges.next() == PreferenceChange(domain: "group.shared", key: "shared", value: false, isExternal: true))
         #expect(throws: PlistStoreError.self) { _ = try store.changes(inDomain: "../x") }
     }
 

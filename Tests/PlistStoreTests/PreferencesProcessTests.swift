@@ -26,7 +26,9 @@ struct PreferencesProcessTests {
         }
         for writer in writers {
             writer.0.waitUntilExit()
-            #expect(writer.0.terminationStatus == 0, "\(String(decoding: writer.2.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))")
+            #expect(
+                writer.0.terminationStatus == 0,
+                "\(String(decoding: writer.2.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))")
         }
         let entries = try #require(root.domain("d").dictionary)
         #expect(entries.count == 1_600)
@@ -44,7 +46,8 @@ struct PreferencesProcessTests {
         defer { root.remove() }
         let tool = Built.path("plistconv")
         let perWriter = 25
-        let script = "i=0; while [ $i -lt \(perWriter) ]; do \"$0\" defaults write d \"$1-$i\" -int $i || exit 1; i=$((i+1)); done"
+        let script =
+            "i=0; while [ $i -lt \(perWriter) ]; do \"$0\" defaults write d \"$1-$i\" -int $i || exit 1; i=$((i+1)); done"
         let writers = try (0..<8).map { index in
             try Built.start("/bin/sh", ["-c", script, tool, "c\(index)"], root: root.path)
         }
@@ -67,7 +70,8 @@ struct PreferencesProcessTests {
         defer { root.remove() }
         var generator = SystemRandomNumberGenerator()
         for run in 0..<200 {
-            let (process, out, _) = try Built.start(Built.path("plist-store-probe"), ["churn", "d", "50"], root: root.path)
+            let (process, out, _) = try Built.start(
+                Built.path("plist-store-probe"), ["churn", "d", "50"], root: root.path)
             defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
             let first = out.fileHandleForReading.availableDataLine()
             #expect(first == Data("1".utf8), "run \(run)")
@@ -80,7 +84,37 @@ struct PreferencesProcessTests {
             let generations = Set(entries.values)
             #expect(entries.count == 50 && generations.count == 1, "run \(run): a torn state \(generations)")
             let generation = entries.values.first?.int ?? -1
-            #expect(generation == reported || generation == reported + 1, "run \(run): file \(generation), reported \(reported)")
+            #expect(
+                generation == reported || generation == reported + 1,
+                "run \(run): file \(generation), reported \(reported)")
+        }
+    }
+
+    /// SIGTERM, SIGHUP and SIGINT flush only once asked for, and the process still ends by
+    /// the signal; a signal the process ignored stays ignored.
+    @Test(arguments: [("on", SIGTERM), ("on", SIGINT), ("off", SIGTERM), ("ignore-hup", SIGHUP)])
+    func signalsFlushWhenAskedTo(_ mode: String, _ signal: Int32) throws {
+        let root = try TemporaryRoot()
+        defer { root.remove() }
+        let (process, out, err) = try Built.start(
+            Built.path("plist-store-probe"), ["signal", mode, "d", "k"], root: root.path)
+        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        #expect(String(decoding: out.fileHandleForReading.availableDataLine(), as: UTF8.self) == "ready")
+        kill(process.processIdentifier, signal)
+        if mode == "ignore-hup" {
+            usleep(200_000)
+            #expect(process.isRunning, "SIGHUP was ignored before, so it stays ignored")
+            kill(process.processIdentifier, SIGTERM)
+        }
+        for _ in 0..<1_000 where process.isRunning { usleep(10_000) }
+        try #require(!process.isRunning, "the signal did not end the process")
+        #expect(process.terminationReason == .uncaughtSignal)
+        #expect(process.terminationStatus == (mode == "ignore-hup" ? SIGTERM : signal))
+        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        if mode == "off" {
+            #expect(!FileManager.default.fileExists(atPath: root.preferences + "/d.plist"), "\(stderr)")
+        } else {
+            #expect(try root.domain("d") == ["k": 1], "\(stderr)")
         }
     }
 

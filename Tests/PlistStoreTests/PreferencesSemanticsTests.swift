@@ -69,14 +69,18 @@ struct PreferencesSemanticsTests {
         #expect(onlyRegistration.dictionaryRepresentation()["global-only"] == 1)
     }
 
-    @Test func launchArgumentsAreReadAsPropertyLists() throws {
+    /// Foundation's rules (`PreferencesFoundationTests` compares them with Foundation itself): a
+    /// pair whose value starts with `-` is skipped, values are trimmed, and only a value that
+    /// starts with `{`, `(`, `[`, `<` or `"` is read as a property list.
+    @Test func launchArgumentsAreReadAsFoundationReadsThem() throws {
         let root = try TemporaryRoot()
         defer { root.remove() }
         let store = try store(
             root,
             arguments: [
-                "file.txt", "-name", "Anna Lee", "-count", "5", "-list", "(a, \"b c\")", "-map", "{ a = 1; }", "-on", "YES",
-                "-xml", "<plist><integer>7</integer></plist>", "-json", "[1, true]", "-negative", "-3", "-last",
+                "file.txt", "-name", "Anna Lee", "-count", " 5 ", "-list", "(a, \"b c\")", "-map", "{ a = 1; }", "-on", "YES",
+                "-xml", "<plist><integer>7</integer></plist>", "-json", "[1, true]", "-quoted", "\"q\"", "-verbose",
+                "-listArg", "(a,b)", "-negative", "-3", "-last",
             ])
         #expect(store.argumentDomain["name"] == "Anna Lee")
         #expect(store.argumentDomain["count"] == "5")
@@ -85,10 +89,13 @@ struct PreferencesSemanticsTests {
         #expect(store.argumentDomain["map"] == ["a": "1"])
         #expect(store.bool(forKey: "on"))
         #expect(store.argumentDomain["xml"] == 7)
-        #expect(store.argumentDomain["json"] == [1, true])
-        #expect(store.integer(forKey: "negative") == -3)
+        #expect(store.argumentDomain["json"] == "[1, true]", "not an OpenStep property list: the string")
+        #expect(store.argumentDomain["quoted"] == "q")
+        #expect(store.argumentDomain["verbose"] == nil, "its value would start with -")
+        #expect(store.argumentDomain["listArg"] == ["a", "b"])
+        #expect(store.argumentDomain["negative"] == nil)
         #expect(store.argumentDomain["last"] == nil)
-        #expect(store.argumentDomain.count == 8)
+        #expect(store.argumentDomain.count == 9)
         // The argument domain is never saved.
         store.set("x", forKey: "other")
         try store.synchronize()
@@ -166,6 +173,7 @@ struct PreferencesSemanticsTests {
         #expect(store.double(forKey: "none") == 0)
         #expect(!store.bool(forKey: "none"))
         #expect(store.string(forKey: "none") == nil)
+        #expect(store.plist(forKey: "none") == nil)
         #expect(store.object(forKey: "none") == nil)
         #expect(store.url(forKey: "none") == nil)
         #expect(store.array(forKey: "none") == nil)
@@ -199,7 +207,7 @@ struct PreferencesSemanticsTests {
         store.set("~/notes", forKey: "home")
         store.set(5, forKey: "number")
         #expect(store.url(forKey: "web") == URL(string: "https://example.com/a?b=1"))
-        #expect(store.object(forKey: "file") == "file:///tmp/x%20y")
+        #expect(store.plist(forKey: "file") == "file:///tmp/x%20y")
         #expect(store.url(forKey: "file")?.path == "/tmp/x y")
         #expect(store.url(forKey: "path") == URL(fileURLWithPath: "/var/log"))
         let home = ProcessInfo.processInfo.environment["HOME"] ?? ""
@@ -231,7 +239,7 @@ struct PreferencesSemanticsTests {
             }
         }
         #expect { try store.encode(Bad(), forKey: "bad") } throws: { ($0 as? PlistStoreError)?.code == .invalidValue }
-        #expect(store.object(forKey: "bad") == nil)
+        #expect(store.plist(forKey: "bad") == nil)
     }
 
     @Test func typedKeys() throws {
@@ -241,7 +249,7 @@ struct PreferencesSemanticsTests {
         #expect(store[.volume] == 5)
         store[.volume] += 2
         #expect(store[.volume] == 7)
-        #expect(store.object(forKey: "volume") == 7)
+        #expect(store.plist(forKey: "volume") == 7)
         store.set("loud", forKey: "volume")
         #expect(store[.volume] == 5, "a value that is not an Int gives the default")
         #expect(store[.settings] == nil)
@@ -257,7 +265,7 @@ struct PreferencesSemanticsTests {
         store.setVolatileDomain(["v": 1], forName: "session")
         #expect(store.volatileDomain(forName: "session") == ["v": 1])
         #expect(store.volatileDomainNames == ["session"])
-        #expect(store.object(forKey: "v") == nil)
+        #expect(store.plist(forKey: "v") == nil)
         store.set(1, forKey: "saved")
         try store.synchronize()
         #expect(root.files().filter { $0.hasSuffix(".plist") } == ["app.plist"])

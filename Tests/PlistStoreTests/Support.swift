@@ -50,11 +50,18 @@ enum Built {
 
     /// Starts `executable` with `arguments`, PLIST_CONTAINER_ROOT set to `root`.
     static func start(_ executable: String, _ arguments: [String], root: String, stdin: Data? = nil) throws -> (Process, Pipe, Pipe) {
+        var environment = ProcessInfo.processInfo.environment
+        environment[AppContainer.rootEnvironmentVariable] = root
+        return try start(executable, arguments, environment: environment, stdin: stdin)
+    }
+
+    /// Starts `executable` with `arguments` and exactly `environment`.
+    static func start(_ executable: String, _ arguments: [String], environment: [String: String], stdin: Data? = nil) throws
+        -> (Process, Pipe, Pipe)
+    {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
-        var environment = ProcessInfo.processInfo.environment
-        environment[AppContainer.rootEnvironmentVariable] = root
         process.environment = environment
         let out = Pipe()
         let err = Pipe()
@@ -73,9 +80,16 @@ enum Built {
         return (process, out, err)
     }
 
-    /// Runs `executable` to its end.
+    /// Runs `executable` to its end, PLIST_CONTAINER_ROOT set to `root`.
     static func run(_ executable: String, _ arguments: [String], root: String, stdin: Data? = nil) throws -> Run {
-        let (process, out, err) = try start(executable, arguments, root: root, stdin: stdin)
+        var environment = ProcessInfo.processInfo.environment
+        environment[AppContainer.rootEnvironmentVariable] = root
+        return try run(executable, arguments, environment: environment, stdin: stdin)
+    }
+
+    /// Runs `executable` to its end with exactly `environment`.
+    static func run(_ executable: String, _ arguments: [String], environment: [String: String], stdin: Data? = nil) throws -> Run {
+        let (process, out, err) = try start(executable, arguments, environment: environment, stdin: stdin)
         let output = out.fileHandleForReading.readDataToEndOfFile()
         let error = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
@@ -90,5 +104,15 @@ enum Built {
 
     static func defaults(_ arguments: [String], root: String, stdin: Data? = nil) throws -> Run {
         try run(path("plistconv"), ["defaults"] + arguments, root: root, stdin: stdin)
+    }
+}
+
+extension TemporaryRoot {
+    /// An environment with no container root, whose home and XDG folders are inside this root.
+    var xdgEnvironment: [String: String] {
+        [
+            "HOME": path, "XDG_CONFIG_HOME": path + "/config", "XDG_DATA_HOME": path + "/data",
+            "XDG_CACHE_HOME": path + "/cache", "XDG_RUNTIME_DIR": path + "/run", "PATH": "/usr/bin:/bin",
+        ]
     }
 }
