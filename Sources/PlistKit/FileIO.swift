@@ -38,11 +38,12 @@ package enum FileIO {
     /// buffer of that size. A file that shrank while it was read gives fewer bytes; one that
     /// grew gives the longer contents, up to `limit` bytes: past it, an error.
     package static func contents(ofRegularFile fd: Int32, size: Int, limit: Int) throws(PlistError) -> Data {
-        var data = Data(count: min(size, limit))
-        var filled = 0
+        // An array of exactly the size (`Data(count:)` reserves a quarter more), adopted by the `Data`.
         var failure: PlistError?
-        // SAFETY: `read` writes at most `buffer.count - filled` bytes at `filled` inside `data`'s own storage.
-        unsafe data.withUnsafeMutableBytes { buffer in
+        // SAFETY: `read` writes at most `buffer.count - filled` bytes at `filled` inside the
+        // array's uninitialized capacity; `filled` bytes are initialized when it returns.
+        var bytes = unsafe [UInt8](unsafeUninitializedCapacity: min(size, limit)) { buffer, filled in
+            filled = 0
             while filled < buffer.count {
                 let count = unsafe read(fd, buffer.baseAddress! + filled, buffer.count - filled)
                 if count == 0 { break }
@@ -55,12 +56,12 @@ package enum FileIO {
             }
         }
         if let failure { throw failure }
-        if filled < data.count {
-            data.count = filled  // the file shrank while it was read
-        } else {
-            data.append(try contents(ofDescriptor: fd, limit: limit - filled))  // or grew
+        if bytes.count == min(size, limit) {
+            // The file may have grown while it was read.
+            let more = try contents(ofDescriptor: fd, limit: limit - bytes.count)
+            if !more.isEmpty { bytes += more }
         }
-        return data
+        return Data(adopting: bytes)
     }
 
     /// The file at `path` memory-mapped whatever its size, for reading parts of it lazily

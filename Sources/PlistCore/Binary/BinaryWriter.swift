@@ -54,7 +54,7 @@ private struct TreeObjects {
             let (object, start) = try table.reserveContainer(0xD0, count: count, slots: 2 * count, depth: depth)
             setKeys(of: dictionary, at: start)
             var height = 1
-            for (offset, element) in dictionary.values.enumerated() {
+            for (offset, element) in dictionary.valueStorage.enumerated() {
                 let child = try add(element, depth: depth + 1)
                 table.setReference(start + count + offset, to: child.object)
                 height = max(height, child.height + 1)
@@ -82,7 +82,7 @@ private struct TreeObjects {
             table.copyReferences(dictionary.count, from: first, to: start)
             return
         }
-        for (offset, key) in dictionary.keys.enumerated() {
+        for (offset, key) in dictionary.keyStorage.keys.enumerated() {
             table.setReference(start + offset, to: table.addScalar { ScalarEncoding.string(key, into: &$0) })
         }
         keySets.insert(start, for: identity)

@@ -13,70 +13,111 @@
 /// `SeededHash`, seeded per process, so that no input can make the table quadratic. At 4 bytes a
 /// slot, a table costs 8 to 16 bytes per key.
 package final class DictionaryKeys: @unchecked Sendable {
-    // @unchecked: the storage is changed only through a reference known to be unique
-    // (`PlistDictionary.makeKeysUnique`), never while another holder can read it.
+    // @unchecked Sendable, and `@exclusivity(unchecked)` on `list`: the keys are changed only
+    // through a reference known to be unique (`PlistDictionary.makeKeysUnique`) or by the reader
+    // that made them, never while another holder can read them, so no two accesses overlap.
+    // Unchecked, a lookup costs no runtime exclusivity check (a writer reads every key of
+    // every dictionary, and those checks were a visible part of writing).
+    @exclusivity(unchecked) private var list: OrderedKeys
 
-    package private(set) var keys: [String]
+    /// No keys: what every empty dictionary starts with (never changed: it is never uniquely
+    /// referenced).
+    package static let none = DictionaryKeys(OrderedKeys())
+
+    /// Dictionaries of at most this many keys have no table.
+    static var linearLimit: Int { OrderedKeys.linearLimit }
+
+    private init(_ list: OrderedKeys) {
+        unsafe self.list = list
+    }
+
+    package convenience init() {
+        self.init(OrderedKeys())
+    }
+
+    package convenience init(minimumCapacity: Int) {
+        var list = OrderedKeys()
+        list.keys.reserveCapacity(minimumCapacity)
+        self.init(list)
+    }
+
+    /// The keys `keys`, which must all differ (a reader checked them).
+    package convenience init(uncheckedUnique keys: [String]) {
+        self.init(OrderedKeys(uncheckedUnique: keys))
+    }
+
+    /// `keys` if they all differ, else `nil`.
+    package static func checking(_ keys: [String]) -> DictionaryKeys? {
+        OrderedKeys(checking: keys).map(DictionaryKeys.init)
+    }
+
+    /// The keys, in order.
+    package var keys: [String] { unsafe list.keys }
+
+    /// Whether every key is ASCII (then equal as bytes is equal as Swift strings).
+    package var isASCII: Bool { unsafe list.isASCII }
+
+    package var count: Int { unsafe list.keys.count }
+
+    package subscript(index: Int) -> String { unsafe list.keys[index] }
+
+    /// The position of `key`, compared by its exact bytes.
+    package func index(of key: String) -> Int? { unsafe list.index(of: key) }
+
+    /// Appends `key` unless it is here already; returns whether it was appended.
+    @discardableResult
+    package func append(_ key: String) -> Bool { unsafe list.append(key) }
+
+    /// Removes the key at `index`; the keys after it move one place up.
+    package func remove(at index: Int) { unsafe list.remove(at: index) }
+
+    /// Puts the keys in the order of `order`, the old positions in their new order.
+    package func reorder(_ order: [Int]) { unsafe list.reorder(order) }
+
+    package func removeAll(keepingCapacity: Bool) { unsafe list.removeAll(keepingCapacity: keepingCapacity) }
+
+    package func reserveCapacity(_ capacity: Int) { unsafe list.keys.reserveCapacity(capacity) }
+
+    /// A copy that can be changed without changing this one.
+    package func copy() -> DictionaryKeys { DictionaryKeys(unsafe list) }
+}
+
+/// Keys in order and, past `linearLimit` of them, their table: what a `DictionaryKeys` holds.
+struct OrderedKeys {
+    var keys: [String] = []
     /// Empty up to `linearLimit` keys; else 2^`indexBits` slots, at least twice as many as keys,
     /// each 0 (empty) or a key's index plus one in the low `indexBits` bits and the top bits of
     /// its hash above them.
     private var slots: [UInt32] = []
     private var indexBits: UInt32 = 0
-    /// Whether every key is ASCII (then equal as bytes is equal as Swift strings).
-    package private(set) var isASCII = true
+    private(set) var isASCII = true
 
-    /// No keys: what every empty dictionary starts with (never changed: it is never uniquely
-    /// referenced).
-    package static let none = DictionaryKeys()
-
-    /// Dictionaries of at most this many keys have no table.
     static var linearLimit: Int { 16 }
 
-    package init() {
-        keys = []
-    }
+    init() {}
 
-    package init(minimumCapacity: Int) {
-        keys = []
-        keys.reserveCapacity(minimumCapacity)
-    }
-
-    /// The keys `keys`, which must all differ (a reader checked them).
-    package init(uncheckedUnique keys: [String]) {
+    init(uncheckedUnique keys: [String]) {
         self.keys = keys
-        for key in keys where !key.utf8.span.isASCII {
-            isASCII = false
-            break
-        }
+        isASCII = keys.allSatisfy { $0.utf8.span.isASCII }
         if keys.count > Self.linearLimit { rebuildTable() }
     }
 
     /// `keys` if they all differ, else `nil`.
-    package static func checking(_ keys: [String]) -> DictionaryKeys? {
-        let made = DictionaryKeys()
-        made.keys = keys
-        if keys.count > linearLimit {
-            made.makeTable(capacity: keys.count)
-            for index in keys.indices where !made.insertInTable(keys[index], index: index) { return nil }
+    init?(checking keys: [String]) {
+        self.keys = keys
+        if keys.count > Self.linearLimit {
+            makeTable(capacity: keys.count)
+            for index in keys.indices where !insertInTable(keys[index], index: index) { return nil }
         } else {
             for index in keys.indices.dropFirst() {
                 let key = keys[index].utf8.span
                 for other in 0..<index where keys[other].utf8.span.hasSameBytes(as: key) { return nil }
             }
         }
-        for key in keys where !key.utf8.span.isASCII {
-            made.isASCII = false
-            break
-        }
-        return made
+        isASCII = keys.allSatisfy { $0.utf8.span.isASCII }
     }
 
-    package var count: Int { keys.count }
-
-    package subscript(index: Int) -> String { keys[index] }
-
-    /// The position of `key`, compared by its exact bytes.
-    package func index(of key: String) -> Int? {
+    func index(of key: String) -> Int? {
         let wanted = key.utf8.span
         guard !slots.isEmpty else {
             for index in keys.indices where keys[index].utf8.span.hasSameBytes(as: wanted) { return index }
@@ -97,9 +138,7 @@ package final class DictionaryKeys: @unchecked Sendable {
         return nil
     }
 
-    /// Appends `key` unless it is here already; returns whether it was appended.
-    @discardableResult
-    package func append(_ key: String) -> Bool {
+    mutating func append(_ key: String) -> Bool {
         if keys.count < Self.linearLimit {
             guard index(of: key) == nil else { return false }
             keys.append(key)
@@ -113,10 +152,9 @@ package final class DictionaryKeys: @unchecked Sendable {
         return true
     }
 
-    /// Removes the key at `index`; the keys after it move one place up.
-    package func remove(at index: Int) {
+    mutating func remove(at index: Int) {
         keys.remove(at: index)
-        if keys.allSatisfy({ $0.utf8.span.isASCII }) { isASCII = true }
+        if !isASCII { isASCII = keys.allSatisfy { $0.utf8.span.isASCII } }
         if keys.count > Self.linearLimit {
             rebuildTable()
         } else {
@@ -124,30 +162,15 @@ package final class DictionaryKeys: @unchecked Sendable {
         }
     }
 
-    /// Puts the keys in the order of `order`, the old positions in their new order.
-    package func reorder(_ order: [Int]) {
+    mutating func reorder(_ order: [Int]) {
         keys = order.map { keys[$0] }
         if !slots.isEmpty { rebuildTable() }
     }
 
-    package func removeAll(keepingCapacity: Bool) {
+    mutating func removeAll(keepingCapacity: Bool) {
         keys.removeAll(keepingCapacity: keepingCapacity)
         slots = []
         isASCII = true
-    }
-
-    package func reserveCapacity(_ capacity: Int) {
-        keys.reserveCapacity(capacity)
-    }
-
-    /// A copy that can be changed without changing this one.
-    package func copy() -> DictionaryKeys {
-        let made = DictionaryKeys()
-        made.keys = keys
-        made.slots = slots
-        made.indexBits = indexBits
-        made.isASCII = isASCII
-        return made
     }
 
     /// The bits of `hash` kept beside an index: its top `32 - indexBits` bits.
@@ -157,7 +180,7 @@ package final class DictionaryKeys: @unchecked Sendable {
     }
 
     /// Puts `key` (at `index`) in the table unless an equal key is there; returns whether it was put.
-    private func insertInTable(_ key: String, index: Int) -> Bool {
+    private mutating func insertInTable(_ key: String, index: Int) -> Bool {
         let bytes = key.utf8.span
         let hash = SeededHash.bytes(bytes)
         let tag = self.tag(hash)
@@ -175,14 +198,14 @@ package final class DictionaryKeys: @unchecked Sendable {
     }
 
     /// An empty table with room for `capacity` keys (at most half full).
-    private func makeTable(capacity: Int) {
+    private mutating func makeTable(capacity: Int) {
         indexBits = 5
         while 1 << indexBits < 2 * capacity { indexBits += 1 }
         slots = Array(repeating: 0, count: 1 << indexBits)
     }
 
     /// Makes the table anew for the keys there are, with room for `capacity` keys.
-    private func rebuildTable(capacity: Int? = nil) {
+    private mutating func rebuildTable(capacity: Int? = nil) {
         makeTable(capacity: capacity ?? keys.count)
         for index in keys.indices { _ = insertInTable(keys[index], index: index) }
     }

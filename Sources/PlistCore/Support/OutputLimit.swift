@@ -80,10 +80,10 @@ private struct LeastSize {
             return total
         case .dictionary(let entries):
             guard depth < maxDepth, !entries.isEmpty else { return Size(bytes: 2, values: 1) }
-            let identity = Self.isSmallLeaf(entries.values) ? nil : StorageIdentity(entries)
+            let identity = Self.isSmallLeaf(entries.valueStorage) ? nil : StorageIdentity(entries)
             if let identity, let known = sizes[identity] { return known }
             var total = Size(bytes: 1, values: 1)
-            let (keys, values) = (entries.keys, entries.values)
+            let (keys, values) = (entries.keyStorage.keys, entries.valueStorage)
             for index in keys.indices {
                 add(Size(bytes: keys[index].utf8.count, values: 0), to: &total)
                 let child = size(of: values[index], depth: depth + 1)

@@ -96,7 +96,7 @@ private struct TreeWriter {
                 throw PlistError(.unrepresentable(keyPath: "", type: XMLWriter.uidFormProblem, format: "XML"), at: 0)
             }
             guard try text.open("dict", isEmpty: entries.isEmpty, depth: depth) else { return }
-            let (keys, values) = (entries.keys, entries.values)
+            let (keys, values) = (entries.keyStorage.keys, entries.valueStorage)
             if sortsKeys, let order = keyOrders.sortedOrder(of: entries) {
                 for index in order { try entry(keys[index], values[index], depth: depth + 1) }
             } else {
@@ -106,6 +106,7 @@ private struct TreeWriter {
         }
     }
 
+    @inline(__always)
     private mutating func entry(_ key: String, _ value: Plist, depth: Int) throws(PlistError) {
         try text.key(key.utf8.span, depth: depth)
         try self.value(value, depth: depth)
@@ -200,6 +201,7 @@ struct XMLOutput {
 
     /// - Throws: `.unrepresentable` (with no key path: the caller knows it) for a key the reader
     ///   could not read back (`XMLWriter.problem(withKey:)`).
+    @inline(__always)
     mutating func key(_ utf8: Span<UInt8>, depth: Int) throws(PlistError) {
         if let problem = XMLWriter.problem(withKey: utf8) {
             throw PlistError(.unrepresentable(keyPath: "", type: problem, format: "XML"), at: 0)
