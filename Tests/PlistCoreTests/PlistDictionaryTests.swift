@@ -116,7 +116,9 @@ import Testing
     }
 
     @Test func sortsInCoreFoundationOrderOrByAClosure() {
-        var entries: PlistDictionary = ["\u{E9}": 1, "z": 2, "e\u{301}": 3, "Z": 4, "a": 5, "\u{1F600}": 6, "\u{FF71}": 7]
+        var entries: PlistDictionary = [
+            "\u{E9}": 1, "z": 2, "e\u{301}": 3, "Z": 4, "a": 5, "\u{1F600}": 6, "\u{FF71}": 7,
+        ]
         entries.sort()
         // UTF-16 code units, not normalized: "e\u{301}" sorts with "e", "\u{E9}" after "z",
         // and U+FF71 above the astral emoji (whose UTF-16 starts with a surrogate).

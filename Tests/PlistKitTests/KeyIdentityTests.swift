@@ -22,9 +22,13 @@ import Testing
         for index in 0..<20 { large["key\(index)"] = scalar(index) }
         large[b] = scalar(21)
         large[a] = scalar(22)
-        let nested: PlistDictionary = [b: .array([.string(a), .string(b)]), a: .dictionary([a: scalar(1), b: scalar(2)])]
-        return .dictionary([a: scalar(1), "x": scalar(3), b: scalar(2), "nested": .dictionary(nested),
-            "large": .dictionary(large)])
+        let nested: PlistDictionary = [
+            b: .array([.string(a), .string(b)]), a: .dictionary([a: scalar(1), b: scalar(2)]),
+        ]
+        return .dictionary([
+            a: scalar(1), "x": scalar(3), b: scalar(2), "nested": .dictionary(nested),
+            "large": .dictionary(large),
+        ])
     }
 
     @Test(arguments: pairs)
@@ -82,8 +86,12 @@ import Testing
         let scanned = XMLScanner.plist(of: xml.span, options: .init())
         let reads: [(String, Plist)] = [
             ("binary", try Plist(binary: try records.binaryBytes())), ("scanner", try #require(scanned)),
-            ("libxml2", try XMLReader.read(xml.span, options: .init())), ("JSON", try Plist(bytes: try records.jsonBytes(options: .init(sortsKeys: false)))),
-            ("GNUstep", try Plist(bytes: try records.openStepBytes(options: .init(sortsKeys: false, openStepValues: .gnustep)))),
+            ("libxml2", try XMLReader.read(xml.span, options: .init())),
+            ("JSON", try Plist(bytes: try records.jsonBytes(options: .init(sortsKeys: false)))),
+            (
+                "GNUstep",
+                try Plist(bytes: try records.openStepBytes(options: .init(sortsKeys: false, openStepValues: .gnustep)))
+            ),
         ]
         for (reader, value) in reads {
             #expect(value == records, "\(reader)")
@@ -106,8 +114,9 @@ import Testing
         // A dot followed by a combining mark still separates components.
         #expect(PlistKeyPath(parsing: "x.\u{301}").components == ["x", "\u{301}"])
         #expect(PlistKeyPath(components: ["a.\u{301}"]).description == "a\\.\u{301}")
-        #expect(PlistKeyPath(parsing: PlistKeyPath(components: ["a.\u{301}", "b"]).description).components
-            == ["a.\u{301}", "b"])
+        #expect(
+            PlistKeyPath(parsing: PlistKeyPath(components: ["a.\u{301}", "b"]).description).components
+                == ["a.\u{301}", "b"])
     }
 
     @Test(arguments: pairs)
@@ -244,7 +253,8 @@ import Testing
             String(describing: try? oursXML.get()) == String(describing: try? foundationXML.get()),
             "XML, \(name), \(T.self)")
         #expect(
-            String(describing: try? PlistDecoder().decode(T.self, from: value)) == String(describing: try? oursXML.get()),
+            String(describing: try? PlistDecoder().decode(T.self, from: value))
+                == String(describing: try? oursXML.get()),
             "tree, \(name), \(T.self)")
         let oursBinary = Result { try PlistDecoder().decode(T.self, from: binary) }
         #expect(
@@ -255,7 +265,8 @@ import Testing
         case (let foundation?, _?):
             // Swift's `==` on purpose: the keys Foundation takes for this one.
             let candidates = value.dictionary!.filter { $0.key == T.key }.values.compactMap(\.int)
-            #expect(candidates.contains(foundation.value), "Foundation's binary choice is one of the spellings, \(name)")
+            #expect(
+                candidates.contains(foundation.value), "Foundation's binary choice is one of the spellings, \(name)")
         default: Issue.record("binary: one decoder found the key and not the other, \(name), \(T.self)")
         }
     }

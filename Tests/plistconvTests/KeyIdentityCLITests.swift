@@ -33,7 +33,8 @@ import Testing
             let run = try Tool.run(options + [binary, out])
             #expect(run.status == 0, "\(options): \(run)")
             #expect(try Plist(bytes: try folder.read("out")) == value, "\(options)")
-            let back = try Tool.run(["-f", "binary"] + (options.last == "xml" ? ["--stream"] : []) + [out, out + ".b"])
+            let back = try Tool.run(
+                ["-f", "binary"] + (options.last == "xml" ? ["--stream"] : []) + [out, out + ".b"])
             #expect(back.status == 0, "\(options) back: \(back)")
             #expect(try Plist(bytes: try folder.read("out.b")) == value, "\(options) and back")
             if options == ["-f", "xml"], Oracles.plistOracle != nil {
