@@ -46,6 +46,7 @@ enum XMLScalars {
     /// `nan`, `inf`, `infinity` with an optional sign (any case), or `S* [+-]? digits [. digits]
     /// [e [+-] digits]`.
     static func real(_ text: Span<UInt8>) throws(Rejection) -> Double {
+        if let value = shortDecimal(text) { return value }
         let string = string(text)
         switch string.lowercased() {
         case "nan": return .nan
@@ -73,6 +74,62 @@ enum XMLScalars {
             throw Rejection(.invalidValue(element: "real", text: string))
         }
         return value
+    }
+
+    /// The value of `[+-]? digits [. digits] [e [+-] digits]` (no white space) when it has at
+    /// most 19 digits forming a mantissa below 2^53 and a decimal exponent within ±22: then the
+    /// mantissa and the power of ten are exact doubles, and one multiplication or division rounds
+    /// correctly (Clinger's fast path), giving `Double(String)`'s value without making a string.
+    /// `nil` for anything else, which `real` reads the long way.
+    static func shortDecimal(_ text: Span<UInt8>) -> Double? {
+        var index = 0
+        let negative = index < text.count && text[index] == UInt8(ascii: "-")
+        if index < text.count, negative || text[index] == UInt8(ascii: "+") { index += 1 }
+        var mantissa: UInt64 = 0
+        var digits = 0
+        var scale = 0
+        var seenPoint = false
+        var seenDigit = false
+        while index < text.count {
+            let byte = text[index]
+            if byte &- 0x30 < 10 {
+                seenDigit = true
+                guard digits < 19 else { return nil }
+                mantissa = mantissa &* 10 &+ UInt64(byte &- 0x30)
+                if mantissa != 0 { digits += 1 }
+                if seenPoint { scale -= 1 }
+            } else if byte == UInt8(ascii: "."), !seenPoint {
+                seenPoint = true
+            } else {
+                break
+            }
+            index += 1
+        }
+        // At least one digit before the exponent: "." and "-." are not numbers.
+        guard seenDigit else { return nil }
+        if index < text.count {
+            guard text[index] | 0x20 == UInt8(ascii: "e") else { return nil }
+            index += 1
+            let negativeExponent = index < text.count && text[index] == UInt8(ascii: "-")
+            if index < text.count, negativeExponent || text[index] == UInt8(ascii: "+") { index += 1 }
+            var exponent = 0
+            let start = index
+            while index < text.count, text[index] &- 0x30 < 10, index - start < 4 {
+                exponent = exponent * 10 + Int(text[index] &- 0x30)
+                index += 1
+            }
+            guard index > start, index == text.count else { return nil }
+            scale += negativeExponent ? -exponent : exponent
+        }
+        guard mantissa < 1 << 53, (-22...22).contains(scale) else { return nil }
+        let magnitude =
+            scale < 0 ? Double(mantissa) / Self.powersOfTen[-scale] : Double(mantissa) * Self.powersOfTen[scale]
+        return negative ? -magnitude : magnitude
+    }
+
+    /// 10^0 ... 10^22, each exact in a `Double`.
+    private static let powersOfTen: [Double] = (0...22).map { exponent in
+        (0..<exponent).reduce(1.0) { value, _ in value * 10 }
     }
 
     /// Exactly `YYYY-MM-DDTHH:MM:SSZ`, a real calendar date and time (UTC). The second may be

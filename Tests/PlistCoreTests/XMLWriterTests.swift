@@ -242,9 +242,11 @@ import Testing
             text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
                 .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\r", with: "&#13;")
                 .replacingOccurrences(of: "\u{FFFE}", with: "&#65534;")
+                .replacingOccurrences(of: "\u{FFFF}", with: "&#65535;")
         }
-        let filler = Array("%';=?abc¦¼¾xyz0123456789")
-        for special in ["&", "<", ">", "<&>", "\r", "\u{FFFE}"] {
+        // U+FE0F and U+FFC0 start with 0xEF (as U+FFFE does), U+FFC0 with 0xEF 0xBF.
+        let filler = Array("%';=?abc¦¼¾\u{FE0F}xyz\u{FFC0}0123456789")
+        for special in ["&", "<", ">", "<&>", "\r", "\u{FFFE}", "\u{FFFF}"] {
             for place in 0...filler.count {
                 var text = String(filler)
                 text.insert(contentsOf: special, at: text.index(text.startIndex, offsetBy: place))
