@@ -15,7 +15,9 @@ extension Plist {
     var coercedInteger: Int? {
         switch self {
         case .integer(let value): value.int ?? value.uint64.map { Int(truncatingIfNeeded: $0) }
-        case .real(let value): value.isNaN ? 0 : Int(value.clamped(Double(Int.min), Double(Int.max)).rounded(.towardZero))
+        // `Double(Int.max)` is 2^63, one past `Int.max`: reals from there on are `Int.max`.
+        case .real(let value):
+            value.isNaN ? 0 : value >= 0x1p63 ? Int.max : Int(value.clamped(Double(Int.min), Double(Int.max)).rounded(.towardZero))
         case .bool(let value): value ? 1 : 0
         case .string(let text): Self.leadingInteger(text)
         default: nil

@@ -192,15 +192,6 @@ struct DomainFile: Sendable {
         try Self.checkRegular(info, path)
     }
 
-    /// Removes the temporary files that a writer killed mid-write left (`.<name>.<n>.tmp`).
-    /// Called holding the lock, so no live writer owns one.
-    func removeStaleTemporaries() {
-        let prefix = "." + fileName + "."
-        for name in Self.names(inFolder: folder) where name.hasPrefix(prefix) && name.hasSuffix(".tmp") {
-            unsafe unlink(folder + "/" + name)
-        }
-    }
-
     private static func refusedLink(_ path: String) -> PlistStoreError {
         PlistStoreError(
             .refusedFile, "is a symbolic link; preferences are never read or written through a link", path: path)

@@ -219,7 +219,6 @@ final class DomainStore: Sendable {
     ) throws(PlistStoreError) -> (PlistDictionary, OrderedDictionary<ExactKey, Change>) {
         try DomainFile.createFolders(file.folder)
         return try file.withLock { () throws(PlistStoreError) in
-            file.removeStaleTemporaries()
             var disk: PlistDictionary
             var exists: Bool
             do throws(PlistStoreError) {

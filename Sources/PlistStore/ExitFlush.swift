@@ -73,6 +73,9 @@ enum ExitFlush {
                 throw PlistStoreError(.io, "cannot make a pipe: " + systemReason(), path: "")
             }
             for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+            // The handler never waits: a signal arriving with the pipe full (nobody reading)
+            // is dropped, the flush it asks for being under way already.
+            _ = fcntl(fds[1], F_SETFL, fcntl(fds[1], F_GETFL) | O_NONBLOCK)
             signalReader.store(fds[0], ordering: .releasing)
             signalWriter.store(fds[1], ordering: .releasing)
             #if canImport(Darwin)
@@ -105,8 +108,11 @@ enum ExitFlush {
         var current = sigaction()
         guard unsafe sigaction(signal, nil, &current) == 0 else { return }
         let handler: @convention(c) (Int32) -> Void = { signal in
+            // `errno` is the interrupted code's: kept as it was.
+            let saved = errno
             var byte = UInt8(truncatingIfNeeded: signal)
             _ = unsafe write(ExitFlush.signalWriter.load(ordering: .relaxed), &byte, 1)
+            errno = saved
         }
         var action = sigaction()
         #if canImport(Darwin)

@@ -145,6 +145,12 @@ final class Observation: Sendable {
 package struct DirectoryWatch: Sendable {
     private let fd: Int32
 
+    #if os(Linux) || os(Android)
+    private static let queueOverflow = UInt32(IN_Q_OVERFLOW)
+    #else
+    private static let queueOverflow: UInt32 = 0
+    #endif
+
     /// Watches the entries of `folder` from now on (nothing when it is empty).
     package init(folder: String) {
         #if os(Linux) || os(Android)
@@ -161,14 +167,16 @@ package struct DirectoryWatch: Sendable {
     }
 
     /// The number of events since the last call on entries named one of `names` whose kind is
-    /// in `mask`; nil when the folder is not watched (unknown).
+    /// in `mask`; nil when the folder is not watched or the kernel's queue overflowed and events
+    /// were lost (unknown: the caller looks at the files).
     package func count(named names: Set<String>, mask: UInt32 = .max) -> Int? {
         guard fd >= 0 else { return nil }
         var total = 0
+        var overflowed = false
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         while true {
             let length = unsafe buffer.withUnsafeMutableBytes { unsafe read(fd, $0.baseAddress, $0.count) }
-            guard length > 0 else { return total }
+            guard length > 0 else { return overflowed ? nil : total }
             var offset = 0
             // Each event: wd (4), mask (4), cookie (4), len (4), then len bytes of NUL-padded name.
             while offset + 16 <= length {
@@ -179,6 +187,7 @@ package struct DirectoryWatch: Sendable {
                     UInt32(buffer[offset + 12]) | UInt32(buffer[offset + 13]) << 8 | UInt32(buffer[offset + 14]) << 16
                         | UInt32(buffer[offset + 15]) << 24)
                 let nameBytes = buffer[(offset + 16)..<min(length, offset + 16 + nameLength)].prefix { $0 != 0 }
+                if kind & Self.queueOverflow != 0 { overflowed = true }
                 if kind & mask != 0, names.contains(String(decoding: nameBytes, as: UTF8.self)) { total += 1 }
                 offset += 16 + nameLength
             }

@@ -58,7 +58,8 @@ public final class Preferences: Sendable {
     private struct Local {
         /// The suites searched after the own domain, in order.
         var suites: [DomainStore] = []
-        var volatile: [String: PlistDictionary] = [:]
+        /// By the exact spelling of their names, as persistent domains are.
+        var volatile: [ExactKey: PlistDictionary] = [:]
         /// Every other domain this object used, by the bytes of its name; kept alive (and
         /// flushed) as long as this object lives.
         var used: [[UInt8]: DomainStore] = [:]
@@ -311,21 +312,21 @@ public final class Preferences: Sendable {
 
     /// The volatile domain `name`: kept in memory only and, as in Foundation, not searched.
     public func volatileDomain(forName name: String) -> PlistDictionary {
-        local.withLock { $0.volatile[name] ?? [:] }
+        local.withLock { $0.volatile[ExactKey(name)] ?? [:] }
     }
 
     /// Sets the volatile domain `name`.
     public func setVolatileDomain(_ entries: PlistDictionary, forName name: String) {
-        local.withLock { $0.volatile[name] = entries }
+        local.withLock { $0.volatile[ExactKey(name)] = entries }
     }
 
     /// Removes the volatile domain `name`.
     public func removeVolatileDomain(forName name: String) {
-        _ = local.withLock { $0.volatile.removeValue(forKey: name) }
+        _ = local.withLock { $0.volatile.removeValue(forKey: ExactKey(name)) }
     }
 
     /// The names of the volatile domains.
-    public var volatileDomainNames: [String] { local.withLock { $0.volatile.keys.sorted() } }
+    public var volatileDomainNames: [String] { local.withLock { $0.volatile.keys.map(\.string).sorted() } }
 
     // MARK: Flushing
 
@@ -352,18 +353,25 @@ public final class Preferences: Sendable {
         report(errors)
     }
 
-    /// Edits the value of `key` in the store's own domain and writes it at once, all under the
-    /// domain's lock, so that no other writer's change falls between the read and the write:
-    /// `transform` gets the value in the file (with this process's changes on top) and returns
-    /// the new one (nil removes the key). `plistconv defaults write -array-add` uses it.
+    /// Edits the store's own domain and writes it at once, all under the domain's lock, so that
+    /// no other writer's change falls between the read and the write: `transform` gets the
+    /// entries in the file (with this process's changes on top) and changes them.
+    /// `plistconv defaults write -array-add` and `rename` use it.
     /// - Throws: `transform`'s error (nothing is written then) or the write's.
-    package func update(_ key: String, _ transform: (Plist?) throws(PlistStoreError) -> Plist?) throws(PlistStoreError)
-    {
+    package func edit(_ transform: (inout PlistDictionary) throws(PlistStoreError) -> Void) throws(PlistStoreError) {
         var errors: [PlistStoreError] = []
         defer { report(errors) }
         try withoutActuallyEscaping(transform) { transform throws(PlistStoreError) in
-            try own.flush(&errors) { entries throws(PlistStoreError) in entries[key] = try transform(entries[key]) }
+            try own.flush(&errors, transform: transform)
         }
+    }
+
+    /// Edits the value of `key` as `edit(_:)` does: `transform` gets the value in the file and
+    /// returns the new one (nil removes the key).
+    /// - Throws: `transform`'s error (nothing is written then) or the write's.
+    package func update(_ key: String, _ transform: (Plist?) throws(PlistStoreError) -> Plist?) throws(PlistStoreError)
+    {
+        try edit { entries throws(PlistStoreError) in entries[key] = try transform(entries[key]) }
     }
 
     /// The entries of the domain `name`'s file in `container` as they are on disk, nil when

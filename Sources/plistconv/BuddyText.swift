@@ -135,7 +135,11 @@ enum BuddyDate {
 
     /// `date` as `%a %b %d %H:%M:%S %Z %Y` in local time.
     static func text(_ date: Date) -> String {
-        var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
+        // A date `time_t` cannot hold (NaN, infinite, beyond ±2^62 s) is printed as its number.
+        guard let whole = Int64(exactly: date.timeIntervalSince1970.rounded(.down)), abs(whole) < 1 << 62 else {
+            return "\(date.timeIntervalSinceReferenceDate)"
+        }
+        var seconds = time_t(whole)
         var parts = tm()
         guard localtime_r(&seconds, &parts) != nil else { return date.description }
         var buffer = [CChar](repeating: 0, count: 128)
@@ -175,7 +179,7 @@ enum BuddyDate {
                 let zone = Int32(rest[0]) == nil ? rest.removeFirst() : rest.removeLast()
                 utc = zone == "UTC" || zone == "GMT"
             }
-            guard let year = Int32(rest[0]) else { return nil }
+            guard let year = Int32(rest[0]), year > Int32.min + 1900 else { return nil }
             (parts.tm_mon, parts.tm_mday, parts.tm_year) = (Int32(month), day, year - 1900)
             (parts.tm_hour, parts.tm_min, parts.tm_sec) = (clock[0], clock[1], clock[2])
         }

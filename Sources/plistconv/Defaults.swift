@@ -272,7 +272,7 @@ struct DefaultsCommand {
             return try store.removePersistentDomain(forName: domain.name)
         }
         guard try entries(of: domain)?[key] != nil else {
-            throw DefaultsFailure(message: "Domain (\(domain.display)) not found.\nDefaults have not been changed.")
+            throw DefaultsFailure(message: "Domain (\(domain.display)) not found; defaults have not been changed.")
         }
         store.removeObject(forKey: key)
         try store.synchronize()
@@ -282,13 +282,14 @@ struct DefaultsCommand {
         let domain = try takeDomain()
         try count(2, "rename DOMAIN OLD NEW")
         let store = try store(for: domain)
-        guard let value = try entries(of: domain)?[arguments[0]] else {
-            throw DefaultsFailure(
-                message: "Key \(arguments[0]) does not exist in domain \(domain.display); leaving defaults unchanged")
+        let (old, new) = (arguments[0], arguments[1])
+        let missing = "Key \(old) does not exist in domain \(domain.display); leaving defaults unchanged"
+        // Read and written under the domain's lock: no other writer's change to OLD is lost.
+        try store.edit { entries throws(PlistStoreError) in
+            guard let value = entries[old] else { throw PlistStoreError(.invalidValue, missing, path: domain.display) }
+            entries[old] = nil
+            entries[new] = value
         }
-        store.set(value, forKey: arguments[1])
-        store.removeObject(forKey: arguments[0])
-        try store.synchronize()
     }
 
     private func domains() throws {
@@ -453,7 +454,9 @@ struct DefaultsCommand {
         default:
             var hex = text.filter { !$0.isWhitespace }
             if hex.hasPrefix("<"), hex.hasSuffix(">") { hex = String(hex.dropFirst().dropLast()) }
-            guard hex.count % 2 == 0, hex.allSatisfy(\.isHexDigit) else { throw invalid("pairs of hexadecimal digits") }
+            guard hex.count % 2 == 0, hex.allSatisfy({ $0.isASCII && $0.isHexDigit }) else {
+                throw invalid("pairs of hexadecimal digits")
+            }
             var bytes: [UInt8] = []
             var index = hex.startIndex
             while index < hex.endIndex {

@@ -111,7 +111,10 @@ enum DefaultsText {
 
     /// `YYYY-MM-DD HH:MM:SS +0000`, the date in UTC, whole seconds.
     static func text(of date: Date) -> String {
-        let seconds = Int64(date.timeIntervalSince1970.rounded(.down))
+        // A date no calendar holds (NaN, infinite, beyond ±2^62 s) is printed as its number.
+        guard let seconds = Int64(exactly: date.timeIntervalSince1970.rounded(.down)), abs(seconds) < 1 << 62 else {
+            return "\(date.timeIntervalSinceReferenceDate)"
+        }
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let time = seconds - days * 86_400
         let (year, month, day) = civil(fromDays: days)

@@ -43,9 +43,16 @@ struct Merge: ParsableCommand {
     @Option(name: [.short, .customLong("output")], help: "Write the result here (git: %A), else to standard output.")
     var output: String?
 
+    func validate() throws {
+        guard [base, ours, theirs].filter({ $0 == "-" }).count < 2 else {
+            throw ValidationError("standard input can be read only once")
+        }
+    }
+
     func run() throws {
         let baseVersion = try read(base, mayBeEmpty: true)
-        guard let oursVersion = try read(ours), let theirsVersion = try read(theirs) else { throw ExitCode(2) }
+        let oursVersion = try read(ours)
+        let theirsVersion = try read(theirs)
         let merged = PlistMerge.merge(base: baseVersion?.value, ours: oursVersion.value, theirs: theirsVersion.value)
         let destination = output ?? "-"
         let result: (bytes: [UInt8], layoutKept: Bool)
@@ -67,9 +74,15 @@ struct Merge: ParsableCommand {
         if !merged.conflicts.isEmpty || !result.layoutKept { throw ExitCode(1) }
     }
 
-    /// The version in `file`, or nil for an empty file when `mayBeEmpty`; exit status 2 with
-    /// the reason on standard error when it cannot be read.
-    private func read(_ file: String, mayBeEmpty: Bool = false) throws -> MergeVersion? {
+    /// The version in `file`; exit status 2 with the reason on standard error when it cannot be read.
+    private func read(_ file: String) throws -> MergeVersion {
+        guard let version = try read(file, mayBeEmpty: false) else { throw ExitCode(2) }
+        return version
+    }
+
+    /// The version in `file`, or nil for an empty file when `mayBeEmpty` (no common ancestor);
+    /// exit status 2 with the reason on standard error when it cannot be read.
+    private func read(_ file: String, mayBeEmpty: Bool) throws -> MergeVersion? {
         do throws(PlistError) {
             let bytes = try FileBytes.contents(of: file)
             if bytes.isEmpty, mayBeEmpty { return nil }

@@ -25,7 +25,8 @@ struct PlistConv: ParsableCommand {
             Exit status: 0 on success, 1 when an input is not a valid property list or a file \
             cannot be read or written (with one line per failure on standard error: \
             "plistconv: FILE: reason, with its line:column or byte offset"), 64 for a usage error. \
-            diff and merge exit as diff and git's merge drivers do (see their help).
+            diff and merge exit as diff and git's merge drivers do: 0, 1 for differences or \
+            conflicts, 2 for trouble (a usage error included).
 
             plutil's spellings work too: -convert FMT, -lint, -p, -extract KEYPATH FMT, -type \
             KEYPATH, -insert/-replace KEYPATH -TYPE VALUE, -remove KEYPATH, -create FMT, -help, and \
@@ -54,9 +55,26 @@ struct PlistConv: ParsableCommand {
         }
         if CommandLine.arguments.dropFirst().first == "buddy" { Buddy.main(Array(CommandLine.arguments.dropFirst(2))) }
         let arguments = CommandSpelling.normalized(Array(CommandLine.arguments.dropFirst()))
+        if arguments.first == Diff._commandName { runExitingAsDiff(Diff.self, Array(arguments.dropFirst())) }
+        if arguments.first == Merge._commandName { runExitingAsDiff(Merge.self, Array(arguments.dropFirst())) }
         QuickCommandLine.parse(arguments)?.runAndExit()
         guard var command = parseNamedCommand(arguments) else { return main(arguments) }
         do { try command.run() } catch { exit(withError: error) }
+    }
+
+    /// Runs `command` (diff or merge) on `arguments` with diff's exit statuses: a usage error is
+    /// 2, as any other error of theirs, not ArgumentParser's 64 (git and scripts read 2 as
+    /// "trouble" and 1 as "differences" or "conflicts").
+    static func runExitingAsDiff(_ command: any ParsableCommand.Type, _ arguments: [String]) -> Never {
+        do {
+            var parsed = try command.parseAsRoot(arguments)
+            try parsed.run()
+            command.exit()
+        } catch {
+            guard command.exitCode(for: error) == .validationFailure else { command.exit(withError: error) }
+            Terminal.writeError(command.fullMessage(for: error) + "\n")
+            command.exit(withError: ExitCode(2))
+        }
     }
 
     /// `arguments` parsed by the command their first word names alone, or nil when that command

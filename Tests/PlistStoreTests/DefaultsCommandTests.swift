@@ -76,9 +76,15 @@ struct DefaultsCommandTests {
         #expect(found.contains("Found 1 keys in domain 'two'"))
         try defaults("rename", "one", "color", "colour")
         #expect(try root.domain("one") == ["colour": "blue", "size": "3"])
+        // To itself: nothing changes (it removed the key, with exit 0).
+        try defaults("rename", "one", "size", "size")
+        #expect(try root.domain("one") == ["colour": "blue", "size": "3"])
+        let absent = try defaults("rename", "one", "nothing", "else", status: 1)
+        #expect(absent.stderr.split(separator: "\n").count == 1, "\(absent.stderr)")
         try defaults("delete", "one", "size")
         #expect(try root.domain("one") == ["colour": "blue"])
-        try defaults("delete", "one", "size", status: 1)
+        let gone = try defaults("delete", "one", "size", status: 1)
+        #expect(gone.stderr.split(separator: "\n").count == 1, "one line: \(gone.stderr)")
         try defaults("delete", "two")
         #expect(!root.files().contains("two.plist"))
         try defaults("delete", "two", status: 1)
@@ -282,6 +288,22 @@ struct DefaultsCommandTests {
         #expect(try defaults("read", "d", status: 1).stderr == line)
         #expect(try defaults("write", "d", "k", "v", status: 1).stderr == line)
         #expect(try defaults("write", "d", "k", "-array-add", "v", status: 1).stderr == line)
+    }
+
+    /// Values no calendar or no hexadecimal digit holds are refused or printed, never a crash:
+    /// fullwidth digits (which `Character.isHexDigit` accepts), dates of 1e300 s and NaN.
+    @Test func hostileValuesNeverCrash() throws {
+        defer { root.remove() }
+        let bad = try defaults("write", "d", "k", "-data", "\u{FF21}\u{FF22}", status: 1)
+        #expect(bad.stderr.contains("hexadecimal") && bad.stderr.split(separator: "\n").count == 1, "\(bad.stderr)")
+        try FileManager.default.createDirectory(atPath: root.preferences, withIntermediateDirectories: true)
+        let dates: Plist = [
+            "far": .date(Date(timeIntervalSinceReferenceDate: 1e300)),
+            "nan": .date(Date(timeIntervalSinceReferenceDate: .nan)),
+        ]
+        try dates.write(to: root.preferences + "/dates.plist", format: .binary)
+        let read = try defaults("read", "dates")
+        #expect(read.stdout.contains("far") && read.stdout.contains("nan"), "\(read.stdout)")
     }
 
     /// A file path as the domain, with or without `.plist`.

@@ -90,11 +90,13 @@ struct PreferencesDiskTests {
         #expect(root.files().contains { $0.hasPrefix("d.plist.corrupt-") })
     }
 
+    /// A temporary file a killed writer left (no lock held on it) is removed when its slot is
+    /// taken (`FileIO.writeAtomically`); another domain's is left alone.
     @Test func staleTemporaryFilesAreRemovedAtFlush() throws {
         let root = try TemporaryRoot()
         defer { root.remove() }
         let folder = try root.container.directory(.preferences)
-        try Data("partial".utf8).write(to: URL(fileURLWithPath: folder + "/.d.plist.123.tmp"))
+        try Data("partial".utf8).write(to: URL(fileURLWithPath: folder + "/.d.plist.0.tmp"))
         try Data("someone else's".utf8).write(to: URL(fileURLWithPath: folder + "/.other.plist.1.tmp"))
         let store = try Preferences(domain: "d", container: root.container, arguments: [], flushDelay: nil)
         store.set(1, forKey: "a")

@@ -29,10 +29,13 @@ extension Preferences.Key where Value == Settings? {
 
 @Suite(.timeLimit(.minutes(10)))
 struct PreferencesSemanticsTests {
-    func store(_ root: TemporaryRoot, _ domain: String = "app", arguments: [String] = [], errors: Errors = Errors()) throws
+    func store(_ root: TemporaryRoot, _ domain: String = "app", arguments: [String] = [], errors: Errors = Errors())
+        throws
         -> Preferences
     {
-        try Preferences(domain: domain, container: root.container, arguments: arguments, flushDelay: nil, errorHandler: errors.handler)
+        try Preferences(
+            domain: domain, container: root.container, arguments: arguments, flushDelay: nil,
+            errorHandler: errors.handler)
     }
 
     @Test func searchListOrder() throws {
@@ -78,7 +81,8 @@ struct PreferencesSemanticsTests {
         let store = try store(
             root,
             arguments: [
-                "file.txt", "-name", "Anna Lee", "-count", " 5 ", "-list", "(a, \"b c\")", "-map", "{ a = 1; }", "-on", "YES",
+                "file.txt", "-name", "Anna Lee", "-count", " 5 ", "-list", "(a, \"b c\")", "-map", "{ a = 1; }", "-on",
+                "YES",
                 "-xml", "<plist><integer>7</integer></plist>", "-json", "[1, true]", "-quoted", "\"q\"", "-verbose",
                 "-listArg", "(a,b)", "-negative", "-3", "-last",
             ])
@@ -163,6 +167,22 @@ struct PreferencesSemanticsTests {
         #expect(store.float(forKey: "v") == Float(double), "\(value)")
         #expect(store.bool(forKey: "v") == bool, "\(value)")
         #expect(store.string(forKey: "v") == string, "\(value)")
+    }
+
+    /// Reals past `Int`'s range saturate (as on arm64; Foundation on x86-64 gives `Int.min`, the
+    /// processor's conversion of any out-of-range value), and never trap: `Double(Int.max)` is
+    /// 2^63, one past `Int.max`.
+    @Test func realsPastIntegersSaturate() throws {
+        let root = try TemporaryRoot()
+        defer { root.remove() }
+        let store = try store(root)
+        for (value, integer) in [
+            (1e19, Int.max), (0x1p63, Int.max), (-1e19, Int.min), (.infinity, Int.max), (-.infinity, Int.min),
+        ] {
+            store.set(Plist.real(value), forKey: "v")
+            #expect(store.integer(forKey: "v") == integer, "\(value)")
+            #expect(store.double(forKey: "v") == value && store.bool(forKey: "v"), "\(value)")
+        }
     }
 
     @Test func missingKeysGiveZeroFalseAndNil() throws {

@@ -1,6 +1,6 @@
 import Foundation
 import PlistKit
-import PlistStore
+@testable import PlistStore
 import Synchronization
 import Testing
 
@@ -76,7 +76,10 @@ struct PreferencesSharingTests {
             let done = (try? store.synchronize()) != nil
             flushed.withLock { $0 = done }
         }
-        usleep(100_000)  // time for the flush to reach the lock, which it cannot pass
+        // Until the flush has taken the pending change (it then waits for the lock, which it
+        // cannot pass).
+        for _ in 0..<1_000 where store.own.hasPendingChanges { usleep(1_000) }
+        #expect(!store.own.hasPendingChanges, "the flush took the change")
         let looked = Mutex<Int?>(nil)
         Thread.detachNewThread {
             store.set(3, forKey: "b")

@@ -216,6 +216,26 @@ import Testing
     }
 
     /// A link named PlistBuddy is PlistBuddy, with its usage and help.
+    /// Dates no calendar holds are printed as numbers, years past `Int32` refused as a date
+    /// format PlistBuddy does not read: never a crash. Keys spelled differently stay apart.
+    @Test func hostileDatesAndKeySpellings() throws {
+        let folder = try TempFolder()
+        defer { folder.remove() }
+        let value: Plist = [
+            "far": .date(Date(timeIntervalSinceReferenceDate: 1e300)),
+            "nan": .date(Date(timeIntervalSinceReferenceDate: .nan)), "e\u{301}": 1, "\u{E9}": 2,
+        ]
+        let file = try folder.write(try value.binaryBytes(), to: "d.plist")
+        let printed = try buddy(["Print"], file)
+        #expect(printed.status == 0 && printed.stdoutText.contains("far"), "\(printed)")
+        let year = try buddy(["Add :d date 'Mon Jan 13 12:00:00 UTC -2147483648'"], file)
+        #expect(year.status != 0 && (year.stdoutText + year.stderr).contains("Unrecognized Date Format"), "\(year)")
+        #expect(try buddy(["Print :e\u{301}"], file).stdoutText == "1\n")
+        #expect(try buddy(["Print :\u{E9}"], file).stdoutText == "2\n")
+        #expect(try buddy(["Delete :\u{E9}"], file).status == 0)
+        #expect(try Plist(bytes: try folder.read("d.plist"))["e\u{301}"] == 1)
+    }
+
     @Test func runsUnderTheNamePlistBuddy() throws {
         let folder = try TempFolder()
         defer { folder.remove() }

@@ -53,6 +53,30 @@ import Testing
         #expect(missing.status == 2 && missing.stderr.contains("No such file or directory"), "\(missing)")
     }
 
+    /// A usage error is trouble, 2, as `diff` has it (not ArgumentParser's 64), for diff and merge.
+    @Test(arguments: [
+        ["diff", "a"], ["diff", "--bogus", "a", "b"], ["diff", "-", "-"], ["merge", "a", "b"],
+        ["merge", "-", "-", "c"],
+    ])
+    func usageErrorsExitTwo(arguments: [String]) throws {
+        let run = try Tool.run(arguments)
+        #expect(run.status == 2 && run.stderr.contains("Error:"), "\(run)")
+    }
+
+    /// Keys spelled differently are different keys ("e\u{301}" and "\u{E9}").
+    @Test func keysByTheirSpelling() throws {
+        let folder = try TempFolder()
+        defer { folder.remove() }
+        let a = try folder.write(try Plist.dictionary(["e\u{301}": 1, "x": 1]).binaryBytes(), to: "a")
+        let b = try folder.write(try Plist.dictionary(["\u{E9}": 1, "x": 2]).binaryBytes(), to: "b")
+        let run = try Tool.run(["diff", a, b])
+        #expect(run.status == 1, "\(run)")
+        let lines = run.stdoutText.split(separator: "\n")
+        #expect(lines.count == 3, "\(run)")
+        #expect(lines.contains { $0.hasPrefix("removed") && $0.unicodeScalars.contains("\u{301}") }, "\(run)")
+        #expect(lines.contains { $0.hasPrefix("added") && $0.unicodeScalars.contains("\u{E9}") }, "\(run)")
+    }
+
     @Test func writesJSONForTools() throws {
         let folder = try TempFolder()
         defer { folder.remove() }

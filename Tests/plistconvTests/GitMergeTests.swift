@@ -94,23 +94,34 @@ struct GitMergeTests {
         let diff = try repository.git(["diff", "HEAD~1", "HEAD", "--", "App/Settings.plist"])
         #expect(diff.stdoutText.contains("+\t<key>Timeout</key>\n+\t<real>1.5</real>\n"), "\(diff)")
 
-        // Both sides change the same values.
+        // Both sides change the same values: in the XML, binary, .strings and project files.
+        let setting = PlistKeyPath(components: ["objects", TestProject.project, "attributes", "ORGANIZATIONNAME"])
         try repository.git(["checkout", "-q", "-b", "other"])
         var otherInfo = info
         otherInfo["CFBundleVersion"] = "4"
         var otherSettings = settings
         otherSettings["Retries"] = 9
+        var otherProject = expectedProject
+        try otherProject.replace("Theirs Inc.", at: setting)
         try repository.write(try otherInfo.xmlBytes(), to: "App/Info.plist")
         let otherSettingsBytes = try otherSettings.binaryBytes()
         try repository.write(otherSettingsBytes, to: "App/Settings.plist")
+        try repository.write(
+            Array(strings.replacing("\"OK\"", with: "\"Okay\"").utf8), to: "App/en.lproj/Localizable.strings")
+        try repository.write(try TestProject.bytes(otherProject), to: "Testproject.xcodeproj/project.pbxproj")
         try repository.commit("other")
         try repository.git(["checkout", "-q", "main"])
         var mainInfo = info
         mainInfo["CFBundleVersion"] = "3"
         var mainSettings = settings
         mainSettings["Retries"] = 7
+        var mainProject = expectedProject
+        try mainProject.replace("Ours Ltd.", at: setting)
         try repository.write(try mainInfo.xmlBytes(), to: "App/Info.plist")
         try repository.write(try mainSettings.binaryBytes(), to: "App/Settings.plist")
+        try repository.write(
+            Array(strings.replacing("\"OK\"", with: "\"Fine\"").utf8), to: "App/en.lproj/Localizable.strings")
+        try repository.write(try TestProject.bytes(mainProject), to: "Testproject.xcodeproj/project.pbxproj")
         try repository.commit("main")
         let conflicted = try repository.git(["merge", "--no-edit", "other"])
         #expect(conflicted.status == 1, "\(conflicted)")
@@ -118,6 +129,18 @@ struct GitMergeTests {
             conflicted.stderr.contains(#"conflict at CFBundleVersion: ours "3", theirs "4", base "2""#), "\(conflicted)"
         )
         #expect(conflicted.stderr.contains("conflict at Retries: ours 7, theirs 9, base 5"), "\(conflicted)")
+        #expect(conflicted.stderr.contains(#"conflict at ok: ours "Fine", theirs "Okay", base "OK""#), "\(conflicted)")
+        #expect(conflicted.stderr.contains("ORGANIZATIONNAME"), "\(conflicted)")
+        // The text files hold both sides between markers, and nothing else changed.
+        let stringsText = String(decoding: try repository.read("App/en.lproj/Localizable.strings"), as: UTF8.self)
+        #expect(
+            stringsText.contains("<<<<<<< ours") && stringsText.contains("\"Fine\"") && stringsText.contains("\"Okay\"")
+        )
+        #expect(stringsText.contains("\"offline\" = \"No connection\";"), "\(stringsText)")
+        let projectText = String(decoding: try repository.read("Testproject.xcodeproj/project.pbxproj"), as: UTF8.self)
+        #expect(
+            projectText.contains("<<<<<<< ours") && projectText.contains("Ours Ltd.")
+                && projectText.contains("Theirs Inc."))
         let marked = String(decoding: try mainInfo.xmlBytes(), as: UTF8.self).replacing(
             "\t<string>3</string>\n",
             with: "<<<<<<< ours\n\t<string>3</string>\n=======\n\t<string>4</string>\n>>>>>>> theirs\n")

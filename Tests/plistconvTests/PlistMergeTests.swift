@@ -233,6 +233,16 @@ import Testing
     }
 
     /// A side equal to the result is taken byte for byte, whatever its layout.
+    /// Keys spelled differently ("e\u{301}" and "\u{E9}") are different keys: each side's survives.
+    @Test func keysAreMergedByTheirSpelling() {
+        let base: Plist = ["x": 0]
+        let ours: Plist = ["x": 0, "e\u{301}": 1, "list": ["\u{E9}"]]
+        let theirs: Plist = ["x": 0, "\u{E9}": 2, "list": ["e\u{301}"]]
+        let merged = merge(base, ours, theirs)
+        #expect(merged.ours["e\u{301}"] == 1 && merged.ours["\u{E9}"] == 2 && merged.ours.count == 4)
+        #expect(merged.conflicts.count <= 1, "the list may conflict, the keys do not")
+    }
+
     @Test func aResultEqualToOneSideIsThatSide() throws {
         let base = Array("{\"a\": 1}".utf8)
         let theirs = Array("{ \"a\" : 2 }".utf8)
@@ -241,5 +251,11 @@ import Testing
         let value: Plist = ["a": 1]
         let binary = try value.binaryBytes()
         #expect(try output(binary, binary, try value.xmlBytes()).bytes == binary)
+        // Their bytes are taken only in our encoding: here UTF-16 against our UTF-8.
+        let xml = try value.xmlBytes()
+        let changed: Plist = ["a": 2]
+        let units = String(decoding: try changed.xmlBytes(), as: UTF8.self).utf16
+        let utf16: [UInt8] = [0xFF, 0xFE] + units.flatMap { [UInt8(truncatingIfNeeded: $0), UInt8($0 >> 8)] }
+        #expect(try output(xml, xml, utf16).bytes == changed.xmlBytes())
     }
 }

@@ -31,7 +31,13 @@ enum MergeOutput {
     ) throws(PlistError) -> (bytes: [UInt8], layoutKept: Bool) {
         if merged.conflicts.isEmpty {
             if merged.ours == ours.value { return (ours.bytes, true) }
-            if merged.ours == theirs.value, theirs.format == ours.format { return (theirs.bytes, true) }
+            // Their file as it is, as git gives it when only they changed it: when it has our
+            // format and, as text, our encoding.
+            if merged.ours == theirs.value, theirs.format == ours.format,
+                ours.format == .binary || TextEncoding(of: theirs.bytes) == TextEncoding(of: ours.bytes)
+            {
+                return (theirs.bytes, true)
+            }
         }
         if ours.format == .binary { return (try merged.ours.binaryBytes(), true) }
         let encoding = TextEncoding(of: ours.bytes)
@@ -129,7 +135,7 @@ enum TextLayout {
 }
 
 /// How a text file is encoded, to read it as UTF-8 and to write UTF-8 back the same way.
-struct TextEncoding {
+struct TextEncoding: Equatable {
     private enum Form { case utf8, utf8WithMark, utf16LittleEndian, utf16BigEndian }
     private let form: Form
 
