@@ -1,21 +1,27 @@
 /// What went wrong in the container or the preferences store, with the path concerned.
 public struct PlistStoreError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// The kind of problem.
-    public enum Code: Hashable, Sendable {
+    /// The kind of problem. New codes may be added without breaking a client's `switch`, as
+    /// `PlistError.Code`'s may (compare with `==`, or switch with a `default`).
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        /// The code's name, as its static property spells it.
+        public let description: String
+
+        private init(_ name: String) { description = name }
+
         /// A name or relative path would leave its folder (`..`, an absolute path, a NUL byte, a
         /// slash in a domain name, an empty name).
-        case invalidName
+        public static let invalidName = Code("invalidName")
         /// A domain file could not be read as a property list whose top level is a dictionary. It
         /// was moved aside (see ``movedTo``) and the domain starts empty.
-        case damagedFile
+        public static let damagedFile = Code("damagedFile")
         /// A domain file or its lock file is a symbolic link, not a regular file (a folder, a
         /// FIFO, a device), or larger than a domain file may be; a private folder is a link or
         /// another user's. It is left as it is, and nothing is read from or written to it.
-        case refusedFile
+        public static let refusedFile = Code("refusedFile")
         /// The system refused a file operation (the message has its reason).
-        case io
+        public static let io = Code("io")
         /// A value could not be encoded as, or decoded from, a property list.
-        case invalidValue
+        public static let invalidValue = Code("invalidValue")
     }
 
     /// The kind of problem.
