@@ -1,6 +1,5 @@
 import Benchmark
 import Foundation
-import OrderedCollections
 import PlistKit
 import PlistStore
 import Synchronization
