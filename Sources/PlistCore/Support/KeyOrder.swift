@@ -31,22 +31,31 @@ enum KeyOrder {
         var run = 0
         for index in 1...items.count where index == items.count || items[index] >> 64 != items[run] >> 64 {
             if index - run > 1 {
-                items[run..<index].sort {
-                    precedesInUTF16(keys[Int(truncatingIfNeeded: $0)], keys[Int(truncatingIfNeeded: $1)])
+                // Keys sharing their first 8 bytes (`CFBundle...`): by their next 8, as integers,
+                // then by all their bytes where those agree too.
+                var pairs = items[run..<index].map {
+                    (next: orderWord(keys[Int(truncatingIfNeeded: $0)], from: 8), item: $0)
                 }
+                pairs.sort {
+                    $0.next != $1.next
+                        ? $0.next < $1.next
+                        : precedesInUTF16(
+                            keys[Int(truncatingIfNeeded: $0.item)], keys[Int(truncatingIfNeeded: $1.item)])
+                }
+                for (offset, pair) in pairs.enumerated() { items[run + offset] = pair.item }
             }
             run = index
         }
         return items.map { Int(truncatingIfNeeded: $0) }
     }
 
-    /// The first 8 bytes of `key`'s UTF-8 as a big-endian word, each byte mapped as
+    /// The 8 bytes of `key`'s UTF-8 from `start` as a big-endian word, each byte mapped as
     /// `precedesInUTF16` maps it, missing bytes 0: of two keys, the one with the smaller word
     /// comes first; equal words say nothing (`"a"` and `"a\0"`).
-    static func orderWord(_ key: String) -> UInt64 {
+    static func orderWord(_ key: String, from start: Int = 0) -> UInt64 {
         let utf8 = key.utf8.span
         var word: UInt64 = 0
-        for index in 0..<8 {
+        for index in start..<start + 8 {
             let byte = index < utf8.count ? utf8[index] : 0
             word = word << 8 | UInt64(byte & 0xFE == 0xEE ? byte &+ 0x10 : byte)
         }

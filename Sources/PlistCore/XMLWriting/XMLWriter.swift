@@ -1,4 +1,3 @@
-
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -57,7 +56,8 @@ enum XMLWriter {
         guard utf8.count > Int(UInt16.max) / 6, utf8.count + escapedExtraBytes(utf8) > Int(UInt16.max) else {
             return nil
         }
-        for index in utf8.indices where utf8[index] < 0x20 && utf8[index] != 0x09 && utf8[index] != 0x0A
+        for index in utf8.indices
+        where utf8[index] < 0x20 && utf8[index] != 0x09 && utf8[index] != 0x0A
             && utf8[index] != 0x0D || forbiddenNonCharacter(utf8, at: index) != nil
         {
             return longKeyProblem
@@ -381,18 +381,29 @@ private func escapedExtraBytes(_ utf8: Span<UInt8>) -> Int {
     var extra = 0
     var index = 0
     while index + 8 <= utf8.count {
-        let word = utf8.word(at: index)
-        let belowSpace = (word &- 0x20 &* XMLText.ones) & ~word & XMLText.highBits
-        let found =
-            XMLText.bytes(equalTo: 0x26, in: word) | XMLText.bytes(equalTo: 0x3C, in: word)
-            | XMLText.bytes(equalTo: 0x3E, in: word) | XMLText.bytes(equalTo: 0xEF, in: word) | belowSpace
-        if found != 0 {
+        if mayNeedEscaping(utf8.word(at: index)) {
             for offset in index..<index + 8 { extra += escapedExtraBytes(utf8, at: offset) }
         }
         index += 8
     }
+    guard index < utf8.count else { return extra }
+    // The last 1 to 7 bytes as one word (spaces after them), so that most tails are one test.
+    var tail: UInt64 = 0x2020_2020_2020_2020
+    for offset in index..<utf8.count { tail = tail << 8 | UInt64(utf8[offset]) }
+    guard mayNeedEscaping(tail) else { return extra }
     for offset in index..<utf8.count { extra += escapedExtraBytes(utf8, at: offset) }
     return extra
+}
+
+/// Whether one of the 8 bytes of `word` may need escaping: `&`, `<`, `>`, a control character
+/// (tab and line feed too) or 0xEF (the lead byte of U+FFFE and U+FFFF).
+@inline(__always)
+private func mayNeedEscaping(_ word: UInt64) -> Bool {
+    let belowSpace = (word &- 0x20 &* XMLText.ones) & ~word & XMLText.highBits
+    let found =
+        XMLText.bytes(equalTo: 0x26, in: word) | XMLText.bytes(equalTo: 0x3C, in: word)
+        | XMLText.bytes(equalTo: 0x3E, in: word) | XMLText.bytes(equalTo: 0xEF, in: word) | belowSpace
+    return found != 0
 }
 
 /// The bytes escaping adds for the byte at `index` (at most 5).
