@@ -231,8 +231,9 @@ public struct PlistError: Error, Hashable, Sendable, CustomStringConvertible {
     /// What went wrong.
     public var code: Code { kind.code }
 
-    /// A sentence that says what is wrong, without the location.
-    public var message: String { kind.message }
+    /// A sentence that says what is wrong, without the location. It is one line: control
+    /// characters of key paths, keys and names in it are escaped (`\n`, `\u{1B}`).
+    public var message: String { kind.message.escapingControlCharacters }
 
     /// The key path of the value the problem concerns, where there is one (a missing key, a
     /// value a format cannot hold).
@@ -255,9 +256,9 @@ public struct PlistError: Error, Hashable, Sendable, CustomStringConvertible {
 
     /// The problem and its location on one line.
     public var description: String {
-        if let position { return "\(position.line):\(position.column): \(kind.message)" }
-        if let byteOffset { return "byte \(byteOffset): \(kind.message)" }
-        return kind.message
+        if let position { return "\(position.line):\(position.column): \(message)" }
+        if let byteOffset { return "byte \(byteOffset): \(message)" }
+        return message
     }
 }
 
@@ -407,6 +408,37 @@ extension PlistError.Kind {
         case .unexpectedType(let keyPath, let expected, let found):
             "the value at key path \"\(keyPath)\" is a \(found), not \(article(expected)) \(expected)"
         }
+    }
+}
+
+extension String {
+    /// The text with every character that could end a line or steer a terminal written as an
+    /// escape: line feed, carriage return and tab as `\n`, `\r`, `\t`, the other C0 and C1
+    /// controls, DEL and the Unicode line and paragraph separators as `\u{1B}`. Messages are
+    /// one line whatever the keys and names in them hold, so that none can add or forge a line
+    /// of a report. Text without such characters is returned as it is, so escaping twice
+    /// changes nothing.
+    package var escapingControlCharacters: String {
+        guard unicodeScalars.contains(where: Self.needsEscape) else { return self }
+        var escaped = ""
+        escaped.reserveCapacity(utf8.count + 8)
+        for scalar in unicodeScalars {
+            guard Self.needsEscape(scalar) else {
+                escaped.unicodeScalars.append(scalar)
+                continue
+            }
+            switch scalar {
+            case "\n": escaped += "\\n"
+            case "\r": escaped += "\\r"
+            case "\t": escaped += "\\t"
+            default: escaped += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+            }
+        }
+        return escaped
+    }
+
+    private static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar == "\u{2028}" || scalar == "\u{2029}"
     }
 }
 
