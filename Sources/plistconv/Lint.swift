@@ -8,8 +8,8 @@ struct Lint: ParsableCommand {
         abstract: "Check that files are valid property lists.",
         discussion: """
             Prints "FILE: OK" for each valid file; exits 1 if any file is not valid. With --quick, a \
-            binary file is checked as it is read, without building its values, in memory bounded by \
-            its depth and widest dictionary (other files are read whole).
+            binary file is checked without building its values (the same checks, in memory that \
+            follows its number of objects, not its values); other files are read whole.
             """
     )
 
@@ -39,12 +39,15 @@ struct Linting: Equatable {
         for file in files {
             let name = Terminal.displayName(file, isOutput: false)
             do throws(PlistError) {
-                if quick, file != "-", let binary = try? BinaryPlistFile(contentsOf: file) {
-                    try binary.check()
+                let input = try PlistInput.opening(file)
+                if quick, (try? input.format()) == .binary {
+                    // The whole-file reader's walk and checks, without the values.
+                    let options = Terminal.readOptions(forInputOf: Terminal.size(of: input), maxDepth: nil)
+                    try BinaryPlistFile(input: input, options: options, maxIndexedEntries: 0).check()
                 } else {
-                    _ = try Terminal.read(file)
+                    _ = try Terminal.read(input)
                 }
-                if !silent { print("\(name): OK") }
+                if !silent { print("\(name): OK".escapingControlCharacters) }
             } catch {
                 Terminal.report(error, file: name)
                 failed = true

@@ -288,7 +288,7 @@ struct CodableWeighing: DecodingMode {
         directDictionaries[ref] = directKeys(bytes, start, count)
     }
 
-    @inline(__always) mutating func didRead(_ byteCount: Int) {}
+    @inline(__always) mutating func didRead(at offset: Int, _ byteCount: Int) {}
 
     /// For `count` keys whose references start at `start` that are distinct valid ASCII strings,
     /// bit 127 and the bit `n % 127` for each key number `n`; else 0. A key that is not is left

@@ -61,7 +61,7 @@ extension BinaryPlistFile {
         guard ref == trailer.topObject, depth == 0 else {
             var decoder = ObjectDecoder(
                 trailer: trailer, options: options, slots: TouchedSlots(),
-                mode: CheckingObjects { pages.didRead($0) })
+                mode: CheckingObjects { pages.didRead(at: $0, $1) })
             _ = try decoder.object(span, ref, depth: depth)
             pages.release()
             return .all
@@ -69,27 +69,9 @@ extension BinaryPlistFile {
         guard trailer.objectCount <= options.maxObjects else {
             throw PlistError(.tooManyObjects(limit: options.maxObjects), at: span.count - BinaryTrailer.size + 8)
         }
-        let slots = try BinaryReader.check(span, trailer, options: options) { pages.didRead($0) }
+        let slots = try BinaryReader.check(span, trailer, options: options) { pages.didRead(at: $0, $1) }
         pages.release()
         return .some(SharedObjects.Bits(trailer.objectCount) { slots.isShared($0) })
-    }
-}
-
-/// Drops a mapped file's resident pages about every 8 MiB read, so that resident memory follows
-/// what was read lately, not the file; the hot pages (the offset table, a large dictionary's
-/// keys) are read back from the page cache.
-private struct PageRelease {
-    let file: BinaryPlistFile
-    var sinceRelease = 0
-
-    mutating func didRead(_ byteCount: Int) {
-        sinceRelease += byteCount
-        if sinceRelease >= 8 << 20 { release() }
-    }
-
-    mutating func release() {
-        sinceRelease = 0
-        file.releasePages?(file.bytes)
     }
 }
 
@@ -160,7 +142,7 @@ private struct XMLStreamer {
         switch marker >> 4 {
         case 0xA, 0xC:
             let (count, start) = try trailer.length(span, marker, at: offset, unit: trailer.referenceSize)
-            pages.didRead(count * trailer.referenceSize)
+            pages.didRead(at: offset, count * trailer.referenceSize)
             if try text.open("array", isEmpty: count == 0, depth: depth) {
                 for index in 0..<count {
                     let child = try trailer.reference(span, at: start + index * trailer.referenceSize)
@@ -185,7 +167,7 @@ private struct XMLStreamer {
         default:
             let (scalar, contentBytes) = try trailer.scalar(span, marker, at: offset, scratch: &scratch)
             try text.scalar(scalar, depth: depth)
-            pages.didRead(contentBytes + 16)
+            pages.didRead(at: offset, contentBytes + 9)
         }
         if text.count >= Self.chunkSize { try write(text.drain()) }
     }
@@ -199,7 +181,7 @@ private struct XMLStreamer {
         if let known = resolved[ref] { return known }
         let referenceSize = trailer.referenceSize
         let (count, start) = try trailer.length(span, marker, at: offset, unit: 2 * referenceSize)
-        pages.didRead(2 * count * referenceSize)
+        pages.didRead(at: offset, 2 * count * referenceSize)
         var entries = Entries(keys: DictionaryKeys(minimumCapacity: count), values: [])
         entries.values.reserveCapacity(count)
         var repeats = false
@@ -212,7 +194,7 @@ private struct XMLStreamer {
                 entries.values[place] = value
                 repeats = true
             }
-            pages.didRead(key.contentBytes + 16)
+            pages.didRead(at: key.offset, key.contentBytes + 9)
         }
         if repeats, shared.contains(ref) { resolved[ref] = entries }
         return entries

@@ -157,10 +157,12 @@ public final class BinaryPlistFile: Sendable {
         let (count, start) = try trailer.length(span, place.marker, at: place.offset, unit: 2 * trailer.referenceSize)
         let keys = DictionaryKeys(minimumCapacity: count)
         var scratch: [UInt8] = []
+        var pages = PageRelease(file: self)
         for index in 0..<count {
             let (key, keyOffset, contentBytes) = try trailer.key(span, entry: index, start: start, scratch: &scratch)
             try budget.count(contentBytes: contentBytes, at: keyOffset)
             keys.append(key)
+            pages.didRead(at: keyOffset, contentBytes + 9)
         }
         return keys.keys
     }
@@ -262,17 +264,18 @@ public final class BinaryPlistFile: Sendable {
             return try trailer.reference(span, at: start + (count + index) * referenceSize)
         }
         var scratch: [UInt8] = []
+        // A long search reads a page or more per key: they are dropped as it goes.
+        var pages = PageRelease(file: self)
         // From the end: the last of repeated keys is the one whose value counts.
         for index in stride(from: count - 1, through: 0, by: -1) {
             let keyRef = try trailer.reference(span, at: start + index * referenceSize)
+            pages.didRead(at: trailer.offset(of: keyRef, in: span), 16)
             let matches =
                 switch try trailer.keyBytes(span, keyRef, scratch: &scratch) {
                 case .inFile(let range): span.extracting(range).hasSameBytes(as: text.span)
                 case .inScratch: scratch.span.hasSameBytes(as: text.span)
                 }
             if matches { return try trailer.reference(span, at: start + (count + index) * referenceSize) }
-            // A long search reads a page or two per key: drop them as it goes.
-            if index % 4096 == 0 { releasePages?(bytes) }
         }
         return nil
     }
@@ -303,6 +306,29 @@ public final class BinaryPlistFile: Sendable {
                 case .index(let index): String(index)
                 }
             })
+    }
+}
+
+/// Drops a mapped file's resident pages about every 8 MiB of the file read, so that resident
+/// memory follows what was read lately, not the file; the hot pages (the offset table, a large
+/// dictionary's keys) are read back from the page cache. What is read is counted as the bytes
+/// read, and for a read away from the previous one the distance between them, up to 64 KiB:
+/// the system maps up to 64 KiB around a page it reads in, so scattered small reads make
+/// memory resident that their sizes do not show.
+struct PageRelease {
+    let file: BinaryPlistFile
+    var sinceRelease = 0
+    var lastOffset = 0
+
+    mutating func didRead(at offset: Int, _ byteCount: Int) {
+        sinceRelease += min(abs(offset - lastOffset), 1 << 16) + byteCount
+        lastOffset = offset + byteCount
+        if sinceRelease >= 8 << 20 { release() }
+    }
+
+    mutating func release() {
+        sinceRelease = 0
+        file.releasePages?(file.bytes)
     }
 }
 

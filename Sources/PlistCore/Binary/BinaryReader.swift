@@ -20,12 +20,13 @@ enum BinaryReader {
 
     /// Reads everything `read` reads, with the same checks, limits and errors, without building
     /// any value: memory follows the number of objects (4 bytes each) and the shared ones, not
-    /// the values. `didRead` is told about every object read (its size, about), for a reader
-    /// of a mapped file that drops the pages it has read (`BinaryPlistFile`).
+    /// the values. `didRead` is told where each object read starts and about how many bytes
+    /// it takes, for a reader of a mapped file that drops the pages it has read
+    /// (`BinaryPlistFile`).
     /// - Returns: what is known of each object: which are referenced more than once.
     static func check(
         _ bytes: Span<UInt8>, _ trailer: BinaryTrailer, options: PlistReadOptions,
-        didRead: ((_ byteCount: Int) -> Void)? = nil
+        didRead: ((_ offset: Int, _ byteCount: Int) -> Void)? = nil
     ) throws(PlistError) -> CountedSlots {
         var decoder = ObjectDecoder(
             trailer: trailer, options: options, slots: CountedSlots(trailer: trailer),
@@ -116,8 +117,8 @@ protocol DecodingMode {
     static var checksScalars: Bool { get }
     /// Called once for each dictionary walked, with where its key references start.
     mutating func dictionary(_ bytes: Span<UInt8>, _ trailer: BinaryTrailer, _ ref: Int, start: Int, count: Int)
-    /// Called after each object is read, with about how many bytes it took.
-    mutating func didRead(_ byteCount: Int)
+    /// Called after each object is read, with where it starts and about how many bytes it took.
+    mutating func didRead(at offset: Int, _ byteCount: Int)
 }
 
 /// The tree reader's mode: every value built, every scalar read.
@@ -126,20 +127,20 @@ struct BuildingValues: DecodingMode {
     static var checksScalars: Bool { true }
     @inline(__always)
     mutating func dictionary(_ bytes: Span<UInt8>, _ trailer: BinaryTrailer, _ ref: Int, start: Int, count: Int) {}
-    @inline(__always) mutating func didRead(_ byteCount: Int) {}
+    @inline(__always) mutating func didRead(at offset: Int, _ byteCount: Int) {}
 }
 
 /// The checker's mode (`BinaryReader.check`): every scalar read and checked, nothing built.
 struct CheckingObjects: DecodingMode {
     static var buildsValues: Bool { false }
     static var checksScalars: Bool { true }
-    let didReadBytes: ((_ byteCount: Int) -> Void)?
+    let didReadBytes: ((_ offset: Int, _ byteCount: Int) -> Void)?
 
-    init(didRead: ((_ byteCount: Int) -> Void)?) { didReadBytes = didRead }
+    init(didRead: ((_ offset: Int, _ byteCount: Int) -> Void)?) { didReadBytes = didRead }
 
     @inline(__always)
     mutating func dictionary(_ bytes: Span<UInt8>, _ trailer: BinaryTrailer, _ ref: Int, start: Int, count: Int) {}
-    @inline(__always) mutating func didRead(_ byteCount: Int) { didReadBytes?(byteCount) }
+    @inline(__always) mutating func didRead(at offset: Int, _ byteCount: Int) { didReadBytes?(offset, byteCount) }
 }
 
 /// Walks the objects of a `bplist00` file from one of them, checking each against the layout
@@ -182,6 +183,7 @@ struct ObjectDecoder<Slots: ObjectSlots, Mode: DecodingMode> {
         for object in 0..<trailer.objectCount {
             let offset = trailer.offset(of: object, in: bytes)
             let marker = bytes[offset]
+            mode.didRead(at: offset, 1)
             let isDictionary = marker >> 4 == 0xD
             guard isDictionary || marker >> 4 == 0xA || marker >> 4 == 0xC,
                 let (count, start) = try? trailer.length(
@@ -237,7 +239,7 @@ struct ObjectDecoder<Slots: ObjectSlots, Mode: DecodingMode> {
             Mode.checksScalars
             ? try trailer.checkScalar(bytes, marker, at: offset, scratch: &scratch)
             : try trailer.scalarContentBytes(bytes, marker, at: offset)
-        mode.didRead(contentBytes + 9)
+        mode.didRead(at: offset, contentBytes + 9)
         return (Decoded.placeholder, contentBytes)
     }
 
@@ -285,7 +287,7 @@ struct ObjectDecoder<Slots: ObjectSlots, Mode: DecodingMode> {
     ) throws(PlistError) -> Decoded {
         let isShared = try enter(ref, at: offset, depth: depth)
         let (count, start) = try trailer.length(bytes, marker, at: offset, unit: trailer.referenceSize)
-        mode.didRead(count * trailer.referenceSize + 9)
+        mode.didRead(at: offset, count * trailer.referenceSize + 9)
         var total = Decoded(value: Decoded.placeholder, height: 1)
         var elements: [Plist] = []
         if Mode.buildsValues { elements.reserveCapacity(min(count, budget.maxObjects)) }
@@ -305,7 +307,7 @@ struct ObjectDecoder<Slots: ObjectSlots, Mode: DecodingMode> {
     ) throws(PlistError) -> Decoded {
         let isShared = try enter(ref, at: offset, depth: depth)
         let (count, start) = try trailer.length(bytes, marker, at: offset, unit: 2 * trailer.referenceSize)
-        mode.didRead(2 * count * trailer.referenceSize + 9)
+        mode.didRead(at: offset, 2 * count * trailer.referenceSize + 9)
         mode.dictionary(bytes, trailer, ref, start: start, count: count)
         var total = Decoded(value: Decoded.placeholder, height: 1)
         var keysHash: Int?

@@ -111,6 +111,9 @@ public struct PlistError: Error, Hashable, Sendable, CustomStringConvertible {
         /// A file could not be read or written (the message gives the system's reason).
         public static let io = Code("io")
 
+        /// The input is larger than what is read into memory under the read limits.
+        public static let inputTooLarge = Code("inputTooLarge")
+
         /// Nothing at a key path (`keyPath` is as much of the path as names the missing value).
         public static let noValueAtKeyPath = Code("noValueAtKeyPath")
 
@@ -203,6 +206,8 @@ public struct PlistError: Error, Hashable, Sendable, CustomStringConvertible {
         case dtdDeclaration
         /// A file could not be read or written (`reason` is the system's explanation).
         case io(reason: String)
+        /// The input is larger than `limit` bytes, the most read into memory under the read limits.
+        case inputTooLarge(limit: Int)
         /// Nothing at a key path (`keyPath` is as much of it as names the missing value).
         case noValueAtKeyPath(String)
         /// A key path where a value is being added already holds one.
@@ -266,7 +271,7 @@ extension PlistError.Kind {
     /// Whether the problem lies at a place in the input, which the error then names.
     var concernsInput: Bool {
         switch self {
-        case .emptyInput, .unknownFormat, .io, .noValueAtKeyPath, .valueExistsAtKeyPath, .notAContainer,
+        case .emptyInput, .unknownFormat, .io, .inputTooLarge, .noValueAtKeyPath, .valueExistsAtKeyPath, .notAContainer,
             .unexpectedType, .unrepresentable, .outputTooLarge, .writerMisuse:
             false
         default: true
@@ -309,6 +314,7 @@ extension PlistError.Kind {
         case .invalidValue: .invalidValue
         case .dtdDeclaration: .dtdDeclaration
         case .io: .io
+        case .inputTooLarge: .inputTooLarge
         case .noValueAtKeyPath: .noValueAtKeyPath
         case .valueExistsAtKeyPath: .valueExistsAtKeyPath
         case .notAContainer: .notAContainer
@@ -390,6 +396,9 @@ extension PlistError.Kind {
             "DTD declarations (internal subsets, entities) are not allowed in property lists"
         case .io(let reason):
             reason
+        case .inputTooLarge(let limit):
+            "the input is larger than \(limit) bytes, the most read into memory under the read limits "
+                + "(raise maxContentBytes or maxObjects to allow more)"
         case .noValueAtKeyPath(let keyPath):
             "no value at key path \"\(keyPath)\""
         case .valueExistsAtKeyPath(let keyPath):
