@@ -35,7 +35,7 @@ extension BinaryPlistFile {
         let (bytes, isMapped) = try input.mapped(limit: PlistInput.limit(for: options))
         try self.init(
             bytes: bytes, options: options, maxIndexedEntries: maxIndexedEntries,
-            releasePages: isMapped ? FileIO.releaseMappedPages : nil)
+            releasePages: isMapped ? FileIO.releaser() : nil)
     }
 
     /// Opens the binary property-list file at `url`, memory-mapped (see `init(contentsOf:options:maxIndexedEntries:)`).

@@ -1,4 +1,5 @@
 import PlistCore
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -79,19 +80,57 @@ package enum FileIO {
             })
     }
 
-    /// Drops the resident pages of `bytes`, a mapping made by `mapped(_:size:)`: the system
-    /// reads them from the file again when they are touched. Only for such mappings (on other
-    /// memory, `MADV_DONTNEED` would discard its contents).
-    @Sendable static func releaseMappedPages(_ bytes: Data) {
-        #if os(Linux)
-        // SAFETY: the range is the mapping itself (read-only, private, never written), whose
-        // pages the kernel reads back from the file on the next access; nothing is read or
-        // written through the pointer here.
-        unsafe bytes.withUnsafeBytes { buffer in
-            guard let base = buffer.baseAddress else { return }
-            _ = unsafe madvise(UnsafeMutableRawPointer(mutating: base), buffer.count, MADV_DONTNEED)
+    /// Drops the resident pages of `bytes`, a mapping made by `mapped(_:size:)`, when the
+    /// process holds 16 MiB more of file pages than after it last dropped them (the system
+    /// reads them from the file again when they are touched). Readers call it often, about
+    /// every megabyte they read (`PageRelease`); what it costs then is one read of
+    /// `/proc/self/statm`. The system may map far more than what is read (pages around each one
+    /// read in, and large folios of the page cache), so what is resident is measured, not
+    /// estimated. Only for such mappings (on other memory, `MADV_DONTNEED` would discard its
+    /// contents). Linux only; elsewhere it does nothing.
+    static func releaser() -> @Sendable (Data) -> Void {
+        let pages = MappedPages()
+        return { bytes in pages.release(bytes) }
+    }
+
+    /// The state of `releaser()`: resident file pages after the last drop.
+    private final class MappedPages: Sendable {
+        private let baseline: Atomic<Int>
+
+        init() { baseline = Atomic(Self.residentFileBytes()) }
+
+        func release(_ bytes: Data) {
+            #if os(Linux)
+            guard Self.residentFileBytes() - baseline.load(ordering: .relaxed) > 16 << 20 else { return }
+            // SAFETY: the range is the mapping itself (read-only, private, never written), whose
+            // pages the kernel reads back from the file on the next access; nothing is read or
+            // written through the pointer here.
+            unsafe bytes.withUnsafeBytes { buffer in
+                guard let base = buffer.baseAddress else { return }
+                _ = unsafe madvise(UnsafeMutableRawPointer(mutating: base), buffer.count, MADV_DONTNEED)
+            }
+            baseline.store(Self.residentFileBytes(), ordering: .relaxed)
+            #endif
         }
-        #endif
+
+        /// The process's resident file-backed (and shared) memory: the third field of
+        /// `/proc/self/statm`, in pages; 0 where it cannot be read.
+        private static func residentFileBytes() -> Int {
+            #if os(Linux)
+            let fd = unsafe open("/proc/self/statm", O_RDONLY | O_CLOEXEC)
+            guard fd >= 0 else { return 0 }
+            defer { close(fd) }
+            var text = [UInt8](repeating: 0, count: 128)
+            // SAFETY: `read` writes at most `text.count` bytes into the array's own storage.
+            let count = unsafe text.withUnsafeMutableBytes { unsafe read(fd, $0.baseAddress, $0.count) }
+            guard count > 0 else { return 0 }
+            let fields = text[..<count].split(separator: UInt8(ascii: " "))
+            guard fields.count > 2, let pages = Int(String(decoding: fields[2], as: UTF8.self)) else { return 0 }
+            return pages * sysconf(Int32(_SC_PAGESIZE))
+            #else
+            return 0
+            #endif
+        }
     }
 
     /// Everything readable from `fd` (a pipe, a terminal, the rest of a file) after the `head`

@@ -21,9 +21,10 @@ package import Foundation
 ///
 /// Opening never waits: a path is opened non-blocking, so a FIFO that no process writes to is
 /// an empty input at once, not a wait without end (decision: docs/SECURITY.md, "Inputs").
-/// Character and block devices are refused (`/dev/zero` would be read without end), except a
-/// terminal, which is read like a pipe until its end of file. Reading into memory stops at a
-/// limit that the read options give (`limit(for:)`), before allocating for a regular file.
+/// Block devices and folders are refused, and so is a character device (`/dev/zero` would be
+/// read without end) unless it is a terminal, read like a pipe until its end of file, or ends
+/// within the first bytes (`/dev/null`). Reading into memory stops at a limit that the read
+/// options give (`limit(for:)`), before allocating for a regular file.
 package final class PlistInput {
     /// What the input is.
     package enum Kind: Equatable {
@@ -53,14 +54,16 @@ package final class PlistInput {
         guard fd >= 0 else { throw FileIO.systemError() }
         ownsDescriptor = true
         do throws(PlistError) {
-            kind = try Self.kind(of: fd)
-            if kind == .stream {
+            let (kind, isDevice) = try Self.kind(of: fd)
+            self.kind = kind
+            if kind == .stream, !isDevice {
                 // Reads wait for data from here on, as they do on standard input; a FIFO
-                // without a writer reads as empty.
+                // without a writer reads as empty. (A device stays non-blocking: one that has
+                // nothing to read at once is refused.)
                 let flags = fcntl(fd, F_GETFL)
                 guard flags >= 0, fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) == 0 else { throw FileIO.systemError() }
             }
-            (head, endedInHead) = try Self.readHead(fd)
+            (head, endedInHead) = try Self.readHead(fd, isDevice: isDevice)
         } catch {
             close(fd)
             throw error
@@ -75,9 +78,9 @@ package final class PlistInput {
         path = name
         self.fd = fd
         ownsDescriptor = false
-        let kind = try Self.kind(of: fd)
+        let (kind, isDevice) = try Self.kind(of: fd)
         self.kind = kind != .stream && lseek(fd, 0, SEEK_CUR) != 0 ? .stream : kind
-        (head, endedInHead) = try Self.readHead(fd)
+        (head, endedInHead) = try Self.readHead(fd, isDevice: isDevice)
     }
 
     /// Opens `path`, or standard input for `-` (plistconv's spelling).
@@ -89,18 +92,29 @@ package final class PlistInput {
         if ownsDescriptor { close(fd) }
     }
 
-    /// What the descriptor `fd` is, refusing folders and devices other than terminals.
-    private static func kind(of fd: Int32) throws(PlistError) -> Kind {
+    /// What the descriptor `fd` is, and whether it is a character device other than a
+    /// terminal; folders and block devices are refused.
+    private static func kind(of fd: Int32) throws(PlistError) -> (Kind, isDevice: Bool) {
         var info = stat()
         guard unsafe fstat(fd, &info) == 0 else { throw FileIO.systemError() }
         switch info.st_mode & S_IFMT {
-        case S_IFREG: return .regularFile(size: Int(info.st_size))
+        case S_IFREG: return (.regularFile(size: Int(info.st_size)), false)
         case S_IFDIR: throw PlistError(.io(reason: unsafe String(cString: strerror(EISDIR))), at: 0)
-        case S_IFCHR where isatty(fd) == 1: return .stream
-        case S_IFCHR: throw PlistError(.io(reason: "a character device (only files, pipes and terminals are read)"), at: 0)
+        case S_IFCHR: return (.stream, isatty(fd) != 1)
         case S_IFBLK: throw PlistError(.io(reason: "a block device (only files, pipes and terminals are read)"), at: 0)
-        default: return .stream
+        default: return (.stream, false)
         }
+    }
+
+    static let deviceRefused = PlistError(
+        .io(reason: "a character device (only files, pipes and terminals are read)"), at: 0)
+
+    /// The first bytes of `fd`, up to `PlistFormat.detectionLength`, and whether it ended there.
+    /// A device (`isDevice`) must end there, at once.
+    private static func readHead(_ fd: Int32, isDevice: Bool) throws(PlistError) -> ([UInt8], Bool) {
+        guard isDevice else { return try readHead(fd) }
+        guard let (head, ended) = try? readHead(fd), ended else { throw deviceRefused }
+        return (head, ended)
     }
 
     /// The first bytes of `fd`, up to `PlistFormat.detectionLength`, and whether it ended there.
@@ -168,7 +182,7 @@ package final class PlistInput {
     /// The input's bytes for reading parts of them: a regular file memory-mapped whatever its
     /// size (the system reads a page when it is first touched, and may drop it again), a stream
     /// read into memory within `limit`. Returns whether they are mapped
-    /// (`FileIO.releaseMappedPages` applies to them).
+    /// (`FileIO.releaser()` drops their pages).
     /// - Throws: as `contents(limit:)`, or `.io` when the file cannot be mapped.
     package func mapped(limit: Int) throws(PlistError) -> (bytes: Data, isMapped: Bool) {
         guard case .regularFile(let size) = kind, size > 0, !endedInHead else {

@@ -29,10 +29,10 @@ public final class BinaryPlistFile: Sendable {
     let options: PlistReadOptions
     private let maxIndexedEntries: Int
     private let indexes = Mutex(DictionaryIndexes())
-    /// Drops the pages of `bytes` that are in memory, for bytes mapped from a file (which the
-    /// system reads again when they are touched): opening, a long search of a dictionary's keys
-    /// and a walk of the whole file (`check`, `writeXML`) call it as they go, so that resident
-    /// memory follows what was read lately, not the file.
+    /// Drops the pages of `bytes` that are in memory when many are, for bytes mapped from a file
+    /// (which the system reads again when they are touched): opening, a long search of a
+    /// dictionary's keys and a walk of the whole file (`check`, `writeXML`) call it as they go
+    /// (`PageRelease`), so that resident memory follows what was read lately, not the file.
     let releasePages: (@Sendable (Data) -> Void)?
 
     /// Dictionaries with fewer entries are always searched key by key.
@@ -309,21 +309,25 @@ public final class BinaryPlistFile: Sendable {
     }
 }
 
-/// Drops a mapped file's resident pages about every 8 MiB of the file read, so that resident
-/// memory follows what was read lately, not the file; the hot pages (the offset table, a large
-/// dictionary's keys) are read back from the page cache. What is read is counted as the bytes
-/// read, and for a read away from the previous one the distance between them, up to 64 KiB:
-/// the system maps up to 64 KiB around a page it reads in, so scattered small reads make
-/// memory resident that their sizes do not show.
+/// Tells a mapped file's `releasePages` about every 1 MiB read, so that resident memory follows
+/// what was read lately, not the file (`releasePages` decides whether enough is resident to
+/// drop; the hot pages, such as the offset table and shared keys, are read back from the page
+/// cache). Each read counts its size and its distance from the previous read, up to a page:
+/// the system maps pages around the one it reads in, so scattered small reads make memory
+/// resident that their sizes do not show.
 struct PageRelease {
     let file: BinaryPlistFile
     var sinceRelease = 0
-    var lastOffset = 0
+    /// The end of the last read.
+    var mark = 0
+
+    init(file: BinaryPlistFile) { self.file = file }
 
     mutating func didRead(at offset: Int, _ byteCount: Int) {
-        sinceRelease += min(abs(offset - lastOffset), 1 << 16) + byteCount
-        lastOffset = offset + byteCount
-        if sinceRelease >= 8 << 20 { release() }
+        guard file.releasePages != nil else { return }
+        sinceRelease += min(abs(offset - mark), 4096) + byteCount
+        mark = offset + byteCount
+        if sinceRelease >= 1 << 20 { release() }
     }
 
     mutating func release() {

@@ -20,7 +20,7 @@ struct BinaryTrailer {
     // Invariant after init: 8 < tableOffset, tableOffset + objectCount * offsetSize + 32 == bytes.count,
     // and every offset-table entry lies in 8..<tableOffset.
     /// Reads the header and trailer of `bytes` and checks every entry of the offset table.
-    /// `didRead` is told about the table as it is read (in parts of about 4 MiB), for a reader of a
+    /// `didRead` is told about the table as it is read (in parts of about 1 MiB), for a reader of a
     /// mapped file that drops the pages it has read (`BinaryPlistFile`).
     /// - Throws: `PlistError` for a header or trailer that is not valid, more than `maxObjects`
     ///   objects, or an offset-table entry outside the object area.
@@ -95,7 +95,7 @@ struct BinaryTrailer {
     /// - Throws: `.objectOffsetOutOfRange` at the first entry that does not.
     private func validateOffsets(_ bytes: Span<UInt8>, didRead: (() -> Void)?) throws(PlistError) {
         var position = tableOffset
-        let part = (4 << 20) / offsetSize
+        let part = (1 << 20) / offsetSize
         for object in 0..<objectCount {
             let offset = readUInt(bytes, at: position, width: offsetSize)
             guard offset >= 8, offset < UInt64(tableOffset) else {
