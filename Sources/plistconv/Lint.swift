@@ -38,21 +38,30 @@ struct Linting: Equatable {
         var failed = false
         for file in files {
             let name = Terminal.displayName(file, isOutput: false)
-            do throws(PlistError) {
-                let input = try PlistInput.opening(file)
-                if quick, (try? input.format()) == .binary {
-                    // The whole-file reader's walk and checks, without the values.
-                    let options = Terminal.readOptions(forInputOf: Terminal.size(of: input), maxDepth: nil)
-                    try BinaryPlistFile(input: input, options: options, maxIndexedEntries: 0).check()
-                } else {
-                    _ = try Terminal.read(input)
-                }
-                if !silent { print("\(name): OK".escapingControlCharacters) }
-            } catch {
+            if let error = check(file) {
                 Terminal.report(error, file: name)
                 failed = true
+            } else if !silent {
+                print("\(name): OK".escapingControlCharacters)
             }
         }
         return !failed
+    }
+
+    /// Why the file at `path` (`-` is standard input) is not a valid property list, or nil.
+    func check(_ path: String) -> PlistError? {
+        do throws(PlistError) {
+            let input = try PlistInput.opening(path)
+            if quick, (try? input.format()) == .binary {
+                // The whole-file reader's walk and checks, without the values.
+                let options = Terminal.readOptions(forInputOf: Terminal.size(of: input), maxDepth: nil)
+                try BinaryPlistFile(input: input, options: options, maxIndexedEntries: 0).check()
+            } else {
+                _ = try Terminal.read(input)
+            }
+            return nil
+        } catch {
+            return error
+        }
     }
 }
