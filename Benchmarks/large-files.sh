@@ -1,8 +1,11 @@
 #!/bin/sh
 # Large-file measurements, whole process, against the in-memory path of the same build:
-#   - one value from a large binary file: `plistconv extract` on the file (lazy, memory-mapped)
-#     and on standard input (read whole);
-#   - binary to XML: `plistconv -f xml --stream` and the in-memory conversion (standard input);
+#   - one value from a large binary file: `plistconv extract` and `type` on the file (lazy,
+#     memory-mapped) and `extract` on standard input (read whole);
+#   - checking it: `plistconv lint --quick` (the whole-file walk, nothing kept, mapped pages
+#     dropped as it goes) and `lint` (the tree);
+#   - binary to XML: `plistconv -f xml --stream`, the same without the flag (the automatic
+#     switch at 64 MiB) and the in-memory conversion (standard input);
 #   - XML to binary: `plistconv -f binary --stream` and the in-memory conversion (standard input),
 #     on an XML file of XML_RECORDS records (default 400000: about 370 MB, which the in-memory
 #     path can hold); set XML_FULL=1 to also stream the default 3.7 GB file alone.
@@ -28,8 +31,13 @@ measure() {
 }
 echo "input: $input ($(wc -c <"$input") bytes)"
 measure "extract $key, lazy" "$tool" extract "$key" raw "$input" >/dev/null
+measure "type ${key%.name}, lazy" "$tool" type "${key%.name}" "$input" >/dev/null
 measure "extract $key, read whole" sh -c "'$tool' extract '$key' raw - <'$input' >/dev/null"
+measure "lint --quick" "$tool" lint --quick "$input" >/dev/null
+measure "lint (the tree)" "$tool" lint "$input" >/dev/null
 measure "binary to XML, streaming" "$tool" -f xml --stream "$input" "$dir/streamed.xml"
+measure "binary to XML, automatic (no --stream)" "$tool" -f xml "$input" "$dir/automatic.xml"
+cmp "$dir/streamed.xml" "$dir/automatic.xml" && rm -f "$dir/automatic.xml"
 measure "binary to XML, in memory" sh -c \
     "'$tool' convert -f xml --max-output-bytes 100000000000 -o - - <'$input' >'$dir/in-memory.xml'"
 cmp "$dir/streamed.xml" "$dir/in-memory.xml" && echo "the two XML files are the same bytes"
