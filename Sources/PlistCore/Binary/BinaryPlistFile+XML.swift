@@ -115,15 +115,32 @@ private struct XMLStreamer {
     /// The entries of shared dictionaries with repeated keys, found once: writing such a
     /// dictionary costs what its output costs, not its entries each time.
     var resolved: [Int: Entries] = [:]
+    /// The keys (distinct) and their order of small dictionaries, by a hash of their key
+    /// references: the many dictionaries of one shape (a file's records) read and sort their
+    /// keys once, as the tree reader shares their keys.
+    var shapes: [Int: Shape] = [:]
     var pages: PageRelease
 
-    var trailer: BinaryTrailer { file.trailer }
-
-    /// A dictionary's keys (a repeated key once, at its first place) and their values' objects.
+    /// A dictionary's keys (a repeated key once, at its first place), their values' objects, and
+    /// the order to write them in (nil: as they are).
     struct Entries {
         var keys: DictionaryKeys
         var values: [Int]
+        var order: [Int]?
     }
+
+    /// The keys of a dictionary with distinct keys, where its key references are, and their order.
+    struct Shape {
+        var start: Int
+        var keys: DictionaryKeys
+        var order: [Int]?
+    }
+
+    /// Dictionaries of more entries are not remembered by shape, nor more shapes than this.
+    static let largestShape = 256
+    static let mostShapes = 4096
+
+    var trailer: BinaryTrailer { file.trailer }
 
     init(file: BinaryPlistFile, shared: SharedObjects, sortsKeys: Bool, text: XMLOutput) {
         self.file = file
@@ -156,9 +173,8 @@ private struct XMLStreamer {
                 throw PlistError(.unrepresentable(keyPath: "", type: XMLWriter.uidFormProblem, format: "XML"), at: 0)
             }
             if try text.open("dict", isEmpty: entries.keys.count == 0, depth: depth) {
-                let order = sortsKeys ? KeyOrder.sortedOrder(entries.keys.keys) : nil
                 for position in 0..<entries.keys.count {
-                    let index = order?[position] ?? position
+                    let index = entries.order?[position] ?? position
                     try text.key(entries.keys[index].utf8.span, depth: depth + 1)
                     try value(span, entries.values[index], depth: depth + 1, write)
                 }
@@ -182,7 +198,18 @@ private struct XMLStreamer {
         let referenceSize = trailer.referenceSize
         let (count, start) = try trailer.length(span, marker, at: offset, unit: 2 * referenceSize)
         pages.didRead(at: offset, 2 * count * referenceSize)
-        var entries = Entries(keys: DictionaryKeys(minimumCapacity: count), values: [])
+        let shapeHash = count > 0 && count <= Self.largestShape ? referencesHash(span, start: start, count: count) : nil
+        if let shapeHash, let shape = shapes[shapeHash], shape.keys.count == count,
+            sameReferences(span, shape.start, start, count: count)
+        {
+            var values: [Int] = []
+            values.reserveCapacity(count)
+            for index in 0..<count {
+                values.append(try trailer.reference(span, at: start + (count + index) * referenceSize))
+            }
+            return Entries(keys: shape.keys, values: values, order: shape.order)
+        }
+        var entries = Entries(keys: DictionaryKeys(minimumCapacity: count), values: [], order: nil)
         entries.values.reserveCapacity(count)
         var repeats = false
         for index in 0..<count {
@@ -196,8 +223,30 @@ private struct XMLStreamer {
             }
             pages.didRead(at: key.offset, key.contentBytes + 9)
         }
+        if sortsKeys { entries.order = KeyOrder.sortedOrder(entries.keys.keys) }
         if repeats, shared.contains(ref) { resolved[ref] = entries }
+        if !repeats, let shapeHash, shapes.count < Self.mostShapes, shapes[shapeHash] == nil {
+            shapes[shapeHash] = Shape(start: start, keys: entries.keys, order: entries.order)
+        }
         return entries
+    }
+
+    /// A hash of the `count` key references at `start`.
+    private func referencesHash(_ span: Span<UInt8>, start: Int, count: Int) -> Int {
+        var hasher = Hasher()
+        hasher.combine(count)
+        var position = start
+        for _ in 0..<count {
+            hasher.combine(readUInt(span, at: position, width: trailer.referenceSize))
+            position += trailer.referenceSize
+        }
+        return hasher.finalize()
+    }
+
+    /// Whether the `count` references at `first` and at `second` are the same.
+    private func sameReferences(_ span: Span<UInt8>, _ first: Int, _ second: Int, count: Int) -> Bool {
+        span.extracting(first..<first + count * trailer.referenceSize)
+            .hasSameBytes(as: span.extracting(second..<second + count * trailer.referenceSize))
     }
 
     /// Whether `entries` are what a UID is written as (`XMLWriter.isUIDForm`): one
