@@ -90,7 +90,9 @@ import Darwin
         try expectSameVerdict("uid", bytes, [["-f", "xml", "--stream", "IN", "OUT"], ["lint", "--quick", "IN"]])
         let folder = try TempFolder()
         defer { folder.remove() }
-        let run = try Tool.run(["-f", "xml", "--stream", try folder.write(bytes, to: "uid.plist"), folder.path("o.xml")])
+        let run = try Tool.run([
+            "-f", "xml", "--stream", try folder.write(bytes, to: "uid.plist"), folder.path("o.xml"),
+        ])
         #expect(run.status == 1 && run.stderr.contains("which XML cannot hold"), "\(run)")
     }
 
@@ -126,7 +128,8 @@ import Darwin
         let folder = try TempFolder()
         defer { folder.remove() }
         let sample = try Data(contentsOf: Fixtures.url("sample/Info.binary.plist"))
-        let good = try Tool.run(["-f", "xml", "--stream", "/dev/stdin", folder.path("good.xml")], stdin: [UInt8](sample))
+        let good = try Tool.run(
+            ["-f", "xml", "--stream", "/dev/stdin", folder.path("good.xml")], stdin: [UInt8](sample))
         #expect(good.status == 0, "\(good)")
         #expect(try Plist(xml: try folder.read("good.xml")) == (try Plist(binary: [UInt8](sample))))
         let junk = Array("JUNKJUNK".utf8) + sample
@@ -141,8 +144,14 @@ import Darwin
     /// control characters (which our XML writer writes), a NUL after `</plist>`, a leading
     /// processing instruction other than `<?xml` (OpenStep text, in memory).
     @Test(arguments: [
-        ("reference", "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<plist version=\"1.0\">\n<string>a&#8;b</string>\n</plist>\n"),
-        ("nul", "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<plist version=\"1.0\">\n<string>ab</string>\n</plist>\n\0junk"),
+        (
+            "reference",
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<plist version=\"1.0\">\n<string>a&#8;b</string>\n</plist>\n"
+        ),
+        (
+            "nul",
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<plist version=\"1.0\">\n<string>ab</string>\n</plist>\n\0junk"
+        ),
         ("instruction", "<?other?>\n<plist version=\"1.0\">\n<string>ab</string>\n</plist>\n"),
     ])
     func explicitStreamingGivesTheInMemoryVerdict(name: String, text: String) throws {
@@ -197,7 +206,9 @@ import Darwin
                 run.stderr = run.stderr.replacingOccurrences(of: path, with: name)
                     .replacingOccurrences(of: #": [0-9]+:[0-9]+: "#, with: ": ", options: .regularExpression)
                 runs.append(run)
-                if run.status == 0 { #expect(try Plist(binary: try folder.read("\(name).out")) == ["a", 1], "\(name)") }
+                if run.status == 0 {
+                    #expect(try Plist(binary: try folder.read("\(name).out")) == ["a", 1], "\(name)")
+                }
                 try FileManager.default.removeItem(atPath: path)
             }
             #expect(runs[0].status == (converts ? 0 : 1), "\(name): \(runs[0])")
@@ -220,7 +231,9 @@ import Darwin
         #expect(streamed.stderr.contains("the value at key path \"0\""), "\(streamed)")
         // UTF-16 XML is converted in memory, not refused as "converted in memory".
         let xml = try Plist.array(["a"]).xmlBytes()
-        let units = String(decoding: xml, as: UTF8.self).utf16.flatMap { [UInt8(truncatingIfNeeded: $0), UInt8($0 >> 8)] }
+        let units = String(decoding: xml, as: UTF8.self).utf16.flatMap {
+            [UInt8(truncatingIfNeeded: $0), UInt8($0 >> 8)]
+        }
         let utf16: [UInt8] = [0xFF, 0xFE] + units
         let utf16Path = try folder.write(utf16, to: "utf16.xml")
         let converted = try Tool.run(["-f", "binary", "--stream", utf16Path, folder.path("u.plist")])
@@ -253,7 +266,8 @@ import Darwin
         #expect(streamed.stderr.contains("key path \"\(escaped)\""), "\(streamed)")
         let name = folder.path("missing\n\u{1B}[1m.plist")
         let missing = try Tool.run(["lint", name])
-        #expect(missing.stderr == "plistconv: \(folder.path("missing\\n\\u{1B}[1m.plist")): No such file or directory\n")
+        #expect(
+            missing.stderr == "plistconv: \(folder.path("missing\\n\\u{1B}[1m.plist")): No such file or directory\n")
     }
 
     // MARK: - Special files

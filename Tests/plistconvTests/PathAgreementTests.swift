@@ -42,12 +42,15 @@ import Testing
         precondition(inputs.count > 30, "Fixtures/ holds the inputs")
         inputs.append(Input(name: "repeated key, shared", bytes: OneVerdictCLITests.repeatedKeyInASharedDictionary))
         inputs.append(
-            Input(name: "CF$UID", bytes: OneVerdictCLITests.bplist([[0xD1, 1, 2], [0x56] + Array("CF$UID".utf8), [0x10, 5]])))
+            Input(
+                name: "CF$UID",
+                bytes: OneVerdictCLITests.bplist([[0xD1, 1, 2], [0x56] + Array("CF$UID".utf8), [0x10, 5]])))
         inputs.append(
             Input(
                 name: "replaced value damaged",
                 bytes: OneVerdictCLITests.bplist([[0xD2, 1, 1, 2, 3], [0x51, 0x61], [0x0F], [0x10, 1]])))
-        inputs.append(Input(name: "unused offset", bytes: OneVerdictCLITests.bplist([[0xA1, 1], [0x10, 1]], extra: [200])))
+        inputs.append(
+            Input(name: "unused offset", bytes: OneVerdictCLITests.bplist([[0xA1, 1], [0x10, 1]], extra: [200])))
         return inputs
     }()
 
@@ -106,7 +109,9 @@ import Testing
 
         for format in [OutputFormat.xml, .binary] {
             var outcomes: [(path: String, outcome: Outcome)] = []
-            for (label, stream, threshold) in [("in memory", false, Int.max), ("--stream", true, Int.max), ("automatic", false, 0)] {
+            for (label, stream, threshold) in [
+                ("in memory", false, Int.max), ("--stream", true, Int.max), ("automatic", false, 0),
+            ] {
                 var conversion = Conversion(files: [path], format: format)
                 conversion.output = folder.path("out")
                 conversion.stream = stream
@@ -161,14 +166,19 @@ import Testing
             switch (expected, lazy) {
             case (.success(let value), .success(let read)):
                 #expect(read.isIdentical(to: value), "\(name) \(components)", sourceLocation: sourceLocation)
-                #expect(try source.typeName(at: keyPath) == value.typeName, "\(name) \(components)", sourceLocation: sourceLocation)
-                #expect(try source.rawText(at: keyPath) == Scalar.text(of: value), "\(name) \(components)", sourceLocation: sourceLocation)
+                #expect(
+                    try source.typeName(at: keyPath) == value.typeName, "\(name) \(components)",
+                    sourceLocation: sourceLocation)
+                #expect(
+                    try source.rawText(at: keyPath) == Scalar.text(of: value), "\(name) \(components)",
+                    sourceLocation: sourceLocation)
             case (.failure(let error), .failure(let lazyError)):
                 #expect(lazyError == error, "\(name) \(components)", sourceLocation: sourceLocation)
                 let typeError = Result { () throws(PlistError) in try source.typeName(at: keyPath) }
                 #expect(typeError == .failure(error), "\(name) \(components)", sourceLocation: sourceLocation)
             default:
-                Issue.record("\(name) \(components): \(expected) read whole, \(lazy) lazily", sourceLocation: sourceLocation)
+                Issue.record(
+                    "\(name) \(components): \(expected) read whole, \(lazy) lazily", sourceLocation: sourceLocation)
             }
         }
     }

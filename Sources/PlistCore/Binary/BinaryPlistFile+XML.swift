@@ -35,7 +35,7 @@ extension BinaryPlistFile {
             text: XMLOutput(options: options, capacity: XMLStreamer.chunkSize + 64 * 1024))
         do throws(PlistError) {
             try streamer.value(span, place.ref, depth: 0, write)
-        } catch where error.code == .unrepresentable {
+        } catch  where error.code == .unrepresentable {
             throw streamer.withKeyPath(error, span, from: place.ref)
         }
         try write(streamer.text.finish())
@@ -281,7 +281,9 @@ private struct XMLStreamer {
             case 0xA, 0xC:
                 let (count, start) = try trailer.length(span, marker, at: offset, unit: trailer.referenceSize)
                 for index in (0..<count).reversed() {
-                    stack.append((try trailer.reference(span, at: start + index * trailer.referenceSize), path + [String(index)]))
+                    stack.append(
+                        (try trailer.reference(span, at: start + index * trailer.referenceSize), path + [String(index)])
+                    )
                 }
             case 0xD:
                 let entries = try entries(span, ref, marker, at: offset)

@@ -58,7 +58,8 @@ public final class BinaryPlistFile: Sendable {
     ) throws(PlistError) {
         self.bytes = bytes
         let storage = bytes
-        trailer = try BinaryTrailer(bytes.span, maxObjects: .max, didRead: releasePages.map { release in { release(storage) } })
+        let didRead = releasePages.map { release in { release(storage) } }
+        trailer = try BinaryTrailer(bytes.span, maxObjects: .max, didRead: didRead)
         self.options = options
         self.maxIndexedEntries = maxIndexedEntries
         self.releasePages = releasePages
