@@ -44,5 +44,13 @@ python3 report.py --peers "$work/peers/out" "$work/peers/build" "$work/peers/cor
     echo "Lost updates (\`lost_updates.sh\`): 8 processes write 200 distinct keys each into one domain at once."
     echo
     ./lost_updates.sh
+    echo
+    echo "## Large files: memory and time"
+    echo
+    echo "\`large-files.sh\` (whole process, peak RSS from GNU \`time\`; in-memory variants read a pipe):"
+    echo
+    echo '```'
+    ./large-files.sh 2>&1
+    echo '```'
 } >>REPORT.md
 exit "$status"

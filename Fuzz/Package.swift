@@ -37,6 +37,7 @@ let package = Package(
         fuzzTarget("FuzzOpenStep"),
         fuzzTarget("FuzzJSON"),
         fuzzTarget("FuzzCodable"),
+        fuzzTarget("FuzzPaths"),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -8,16 +8,34 @@ public import Foundation
 
 extension BinaryPlistFile {
     /// Opens the binary property-list file at `path`, memory-mapped: only the pages that
-    /// lookups touch are read. See `init(bytes:options:maxIndexedEntries:)`.
+    /// lookups touch are read. See `init(bytes:options:maxIndexedEntries:)`. The file is checked
+    /// before it is read, as `Plist.read(contentsOf:options:)` checks it: anything but a regular
+    /// file (a pipe, a terminal) is read into memory within the read limits.
     /// - Throws: `PlistError` with `.io` when the file cannot be opened or mapped, else for a
-    ///   header, trailer or offset table that is not valid.
+    ///   header, trailer or offset-table entry that is not valid.
     public convenience init(
         contentsOf path: String, options: PlistReadOptions = .init(), maxIndexedEntries: Int = 1 << 22
     ) throws(PlistError) {
-        let (bytes, isMapped) = try FileIO.mappedContents(ofFile: path)
+        try self.init(input: try PlistInput(path: path), options: options, maxIndexedEntries: maxIndexedEntries)
+    }
+
+    /// Opens the binary property list in `input`: a regular file memory-mapped, a stream read
+    /// into memory within the read limits, after its first bytes are found to start a binary
+    /// property list (else their error, without reading more).
+    /// - Throws: as `init(contentsOf:options:maxIndexedEntries:)`.
+    package convenience init(input: PlistInput, options: PlistReadOptions, maxIndexedEntries: Int = 1 << 22)
+        throws(PlistError)
+    {
+        // What is not a binary property list fails on its first bytes: `bplist00` is 8 bytes.
+        let head = input.head
+        if head.count < 8 || !head.starts(with: "bplist0".utf8) {
+            try self.init(bytes: Data(head), options: options, maxIndexedEntries: maxIndexedEntries, releasePages: nil)
+            return
+        }
+        let (bytes, isMapped) = try input.mapped(limit: PlistInput.limit(for: options))
         try self.init(
             bytes: bytes, options: options, maxIndexedEntries: maxIndexedEntries,
-            releasePages: isMapped ? FileIO.releaseMappedPages : nil)
+            releasePages: isMapped ? FileIO.releaser() : nil)
     }
 
     /// Opens the binary property-list file at `url`, memory-mapped (see `init(contentsOf:options:maxIndexedEntries:)`).

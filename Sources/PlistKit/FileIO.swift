@@ -1,4 +1,5 @@
 import PlistCore
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -16,34 +17,31 @@ package import Foundation
 /// Reading whole files and replacing files atomically, with errors
 /// that carry the system's reason. All pointer code of PlistKit lives here.
 package enum FileIO {
-    /// The contents of the file at `path`, copied into memory with `read`.
-    ///
-    /// Never memory-mapped: a mapped file that another process truncates while it is being
-    /// parsed raises SIGBUS on the next page touched, which would kill the process, and a
-    /// library may not install a signal handler to catch it. Read, a file that shrinks gives
-    /// fewer bytes (which the reader reports as truncated) and one that grows gives more. One
-    /// buffer of the size `fstat` gives is filled in place, so the copy costs about a `memcpy`
-    /// of the file (see docs/SECURITY.md).
-    static func contents(ofFile path: String) throws(PlistError) -> Data {
-        let fd = unsafe open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw systemError() }
-        defer { close(fd) }
-        var info = stat()
-        guard unsafe fstat(fd, &info) == 0 else { throw systemError() }
-        guard (info.st_mode & S_IFMT) == S_IFREG, info.st_size > 0 else { return try contents(ofDescriptor: fd) }
-        return try contents(ofRegularFile: fd, size: Int(info.st_size), limit: .max)
-    }
-
     /// The contents of `fd`, an open regular file of `size` bytes by `fstat`, read into one
-    /// buffer of that size. A file that shrank while it was read gives fewer bytes; one that
-    /// grew gives the longer contents, up to `limit` bytes: past it, an error.
-    package static func contents(ofRegularFile fd: Int32, size: Int, limit: Int) throws(PlistError) -> Data {
+    /// buffer of that size, after the `head` bytes already read from it. A file that shrank
+    /// while it was read gives fewer bytes; one that grew gives the longer contents, up to
+    /// `limit` bytes: past it, an error.
+    ///
+    /// Files are read, never memory-mapped, for a whole read: a mapped file that another
+    /// process truncates while it is being parsed raises SIGBUS on the next page touched, which
+    /// would kill the process, and a library may not install a signal handler to catch it.
+    /// Read, a file that shrinks gives fewer bytes (which the reader reports as truncated) and
+    /// one that grows gives more. One buffer is filled in place, so the copy costs about a
+    /// `memcpy` of the file (see docs/SECURITY.md).
+    /// - Throws: `.inputTooLarge` past `limit`, `.io` when reading fails.
+    package static func contents(
+        ofRegularFile fd: Int32, size: Int, limit: Int, after head: [UInt8] = []
+    ) throws(PlistError) -> Data {
         // An array of exactly the size (`Data(count:)` reserves a quarter more), adopted by the `Data`.
         var failure: PlistError?
-        // SAFETY: `read` writes at most `buffer.count - filled` bytes at `filled` inside the
-        // array's uninitialized capacity; `filled` bytes are initialized when it returns.
-        var bytes = unsafe [UInt8](unsafeUninitializedCapacity: min(size, limit)) { buffer, filled in
+        let capacity = max(min(size, limit), head.count)
+        // SAFETY: `head` is copied into the start of the array's uninitialized capacity (which
+        // holds it), then `read` writes at most `buffer.count - filled` bytes at `filled`;
+        // `filled` bytes are initialized when it returns.
+        var bytes = unsafe [UInt8](unsafeUninitializedCapacity: capacity) { buffer, filled in
             filled = 0
+            unsafe head.withUnsafeBufferPointer { unsafe _ = buffer.initialize(fromContentsOf: $0) }
+            filled = head.count
             while filled < buffer.count {
                 let count = unsafe read(fd, buffer.baseAddress! + filled, buffer.count - filled)
                 if count == 0 { break }
@@ -56,7 +54,7 @@ package enum FileIO {
             }
         }
         if let failure { throw failure }
-        if bytes.count == min(size, limit) {
+        if bytes.count == capacity {
             // The file may have grown while it was read.
             let more = try contents(ofDescriptor: fd, limit: limit - bytes.count)
             if !more.isEmpty { bytes += more }
@@ -64,52 +62,83 @@ package enum FileIO {
         return Data(adopting: bytes)
     }
 
-    /// The file at `path` memory-mapped whatever its size, for reading parts of it lazily
-    /// (`BinaryPlistFile`): the system reads a page when it is first touched, and may drop it
-    /// again, so memory follows what is read. Anything but a regular file (a pipe, a terminal)
-    /// is read into memory. The mapping is private and read-only; a file truncated by another
-    /// process while mapped makes touching its lost pages fatal (SIGBUS, docs/SECURITY.md).
-    /// Returns the bytes and whether they are mapped (`releaseMappedPages` applies to them).
-    static func mappedContents(ofFile path: String) throws(PlistError) -> (bytes: Data, isMapped: Bool) {
-        let fd = unsafe open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw systemError() }
-        defer { close(fd) }
-        var info = stat()
-        guard unsafe fstat(fd, &info) == 0 else { throw systemError() }
-        let size = Int(info.st_size)
-        guard (info.st_mode & S_IFMT) == S_IFREG else { return (try contents(ofDescriptor: fd), false) }
-        guard size > 0 else { return (Data(), false) }
+    /// `size` bytes of the regular file open as `fd`, memory-mapped, for reading parts of it
+    /// lazily (`BinaryPlistFile`): the system reads a page when it is first touched, and may
+    /// drop it again, so memory follows what is read. The mapping is private and read-only; a
+    /// file truncated by another process while mapped makes touching its lost pages fatal
+    /// (SIGBUS, docs/SECURITY.md).
+    /// - Throws: `.io` when the file cannot be mapped.
+    static func mapped(_ fd: Int32, size: Int) throws(PlistError) -> Data {
         // SAFETY: a private read-only mapping of `size` bytes, unmapped by Data's deallocator.
         guard let base = unsafe mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0), unsafe base != MAP_FAILED else {
             throw systemError()
         }
-        let bytes = unsafe Data(
+        return unsafe Data(
             bytesNoCopy: base, count: size,
             deallocator: .custom { pointer, count in
                 _ = unsafe munmap(pointer, count)
             })
-        return (bytes, true)
     }
 
-    /// Drops the resident pages of `bytes`, a mapping made by `mappedContents(ofFile:)`: the
-    /// system reads them from the file again when they are touched. Only for such mappings
-    /// (on other memory, `MADV_DONTNEED` would discard its contents).
-    @Sendable static func releaseMappedPages(_ bytes: Data) {
-        #if os(Linux)
-        // SAFETY: the range is the mapping itself (read-only, private, never written), whose
-        // pages the kernel reads back from the file on the next access; nothing is read or
-        // written through the pointer here.
-        unsafe bytes.withUnsafeBytes { buffer in
-            guard let base = buffer.baseAddress else { return }
-            _ = unsafe madvise(UnsafeMutableRawPointer(mutating: base), buffer.count, MADV_DONTNEED)
+    /// Drops the resident pages of `bytes`, a mapping made by `mapped(_:size:)`, when the
+    /// process holds 16 MiB more of file pages than after it last dropped them (the system
+    /// reads them from the file again when they are touched). Readers call it often, about
+    /// every megabyte they read (`PageRelease`); what it costs then is one read of
+    /// `/proc/self/statm`. The system may map far more than what is read (pages around each one
+    /// read in, and large folios of the page cache), so what is resident is measured, not
+    /// estimated. Only for such mappings (on other memory, `MADV_DONTNEED` would discard its
+    /// contents). Linux only; elsewhere it does nothing.
+    static func releaser() -> @Sendable (Data) -> Void {
+        let pages = MappedPages()
+        return { bytes in pages.release(bytes) }
+    }
+
+    /// The state of `releaser()`: resident file pages after the last drop.
+    private final class MappedPages: Sendable {
+        private let baseline: Atomic<Int>
+
+        init() { baseline = Atomic(Self.residentFileBytes()) }
+
+        func release(_ bytes: Data) {
+            #if os(Linux)
+            guard Self.residentFileBytes() - baseline.load(ordering: .relaxed) > 16 << 20 else { return }
+            // SAFETY: the range is the mapping itself (read-only, private, never written), whose
+            // pages the kernel reads back from the file on the next access; nothing is read or
+            // written through the pointer here.
+            unsafe bytes.withUnsafeBytes { buffer in
+                guard let base = buffer.baseAddress else { return }
+                _ = unsafe madvise(UnsafeMutableRawPointer(mutating: base), buffer.count, MADV_DONTNEED)
+            }
+            baseline.store(Self.residentFileBytes(), ordering: .relaxed)
+            #endif
         }
-        #endif
+
+        /// The process's resident file-backed (and shared) memory: the third field of
+        /// `/proc/self/statm`, in pages; 0 where it cannot be read.
+        private static func residentFileBytes() -> Int {
+            #if os(Linux)
+            let fd = unsafe open("/proc/self/statm", O_RDONLY | O_CLOEXEC)
+            guard fd >= 0 else { return 0 }
+            defer { close(fd) }
+            var text = [UInt8](repeating: 0, count: 128)
+            // SAFETY: `read` writes at most `text.count` bytes into the array's own storage.
+            let count = unsafe text.withUnsafeMutableBytes { unsafe read(fd, $0.baseAddress, $0.count) }
+            guard count > 0 else { return 0 }
+            let fields = text[..<count].split(separator: UInt8(ascii: " "))
+            guard fields.count > 2, let pages = Int(String(decoding: fields[2], as: UTF8.self)) else { return 0 }
+            return pages * sysconf(Int32(_SC_PAGESIZE))
+            #else
+            return 0
+            #endif
+        }
     }
 
-    /// Everything readable from `fd` (a pipe, a terminal or a small file); more than `limit`
-    /// bytes is an error.
-    static func contents(ofDescriptor fd: Int32, limit: Int = .max) throws(PlistError) -> Data {
-        var data = Data()
+    /// Everything readable from `fd` (a pipe, a terminal, the rest of a file) after the `head`
+    /// bytes already read from it; more than `limit` bytes in all is an error.
+    /// - Throws: `.inputTooLarge` past `limit`, `.io` when reading fails.
+    static func contents(ofDescriptor fd: Int32, limit: Int, after head: [UInt8] = []) throws(PlistError) -> Data {
+        guard head.count <= limit else { throw PlistError(.inputTooLarge(limit: limit), at: 0) }
+        var data = Data(head)
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
             // SAFETY: `read` writes at most `chunk.count` bytes into the array's own storage.
@@ -119,11 +148,32 @@ package enum FileIO {
                 if errno == EINTR { continue }
                 throw systemError()
             }
-            guard count <= limit - data.count else {
-                throw PlistError(.io(reason: "the file grew past \(limit) bytes while it was read"), at: 0)
-            }
+            guard count <= limit - data.count else { throw PlistError(.inputTooLarge(limit: limit), at: 0) }
             data.append(contentsOf: chunk[0..<count])
         }
+    }
+
+    /// Up to `count` bytes read from `fd`: fewer only at its end.
+    /// - Throws: `.io` when reading fails.
+    static func readUpTo(_ count: Int, from fd: Int32) throws(PlistError) -> [UInt8] {
+        var failure: PlistError?
+        // SAFETY: `read` writes at most `buffer.count - filled` bytes at `filled` inside the
+        // array's uninitialized capacity; `filled` bytes are initialized when it returns.
+        let bytes = unsafe [UInt8](unsafeUninitializedCapacity: count) { buffer, filled in
+            filled = 0
+            while filled < count {
+                let got = unsafe read(fd, buffer.baseAddress! + filled, count - filled)
+                if got == 0 { break }
+                if got < 0 {
+                    if errno == EINTR { continue }
+                    failure = systemError()
+                    break
+                }
+                filled += got
+            }
+        }
+        if let failure { throw failure }
+        return bytes
     }
 
     /// Replaces the file at `path` with `bytes`: they are written to a new file in the same
@@ -287,34 +337,5 @@ extension FileIO {
     static func path(of url: URL) throws(PlistError) -> String {
         guard url.isFileURL else { throw PlistError(.io(reason: "\(url) is not a file URL"), at: 0) }
         return url.path(percentEncoded: false)
-    }
-}
-
-extension FileIO {
-    /// Calls `body` with a function that reads the file at `path` (or standard input for `-`)
-    /// in chunks of `chunkSize` bytes, an empty chunk at its end.
-    static func readingChunks(
-        ofFile path: String, chunkSize: Int = 1 << 20,
-        _ body: (_ read: () throws(PlistError) -> [UInt8]) throws(PlistError) -> Void
-    ) throws(PlistError) {
-        let fd = path == "-" ? 0 : unsafe open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw systemError() }
-        defer { if path != "-" { close(fd) } }
-        var chunk = [UInt8]()
-        try body { () throws(PlistError) -> [UInt8] in
-            chunk = [UInt8](repeating: 0, count: chunkSize)
-            var count = 0
-            while count < chunkSize {
-                let got = unsafe chunk.withUnsafeMutableBytes { unsafe read(fd, $0.baseAddress! + count, chunkSize - count) }
-                if got < 0 {
-                    if errno == EINTR { continue }
-                    throw systemError()
-                }
-                if got == 0 { break }
-                count += got
-            }
-            chunk.removeSubrange(count...)
-            return chunk
-        }
     }
 }

@@ -48,23 +48,39 @@ extension Plist {
 
     /// Reads the property-list file at `path` and tells which format it was in. An empty file
     /// named `*.strings` is an empty table.
+    ///
+    /// The file is checked before it is read: a folder or a device other than a terminal is
+    /// refused, a FIFO that no process writes to is empty (opening it does not wait), and the
+    /// format is judged from the first bytes, so that a file that is no property list (a large
+    /// file of zeros) is refused without being read. A file is read into memory only up to
+    /// what the read limits allow a value to take (`.inputTooLarge`: see docs/SECURITY.md).
     /// - Throws: `PlistError` with `.io` when the file cannot be read, else as `read(bytes:)`.
     public static func read(contentsOf path: String, options: PlistReadOptions = .init()) throws(PlistError) -> (
         value: Plist, format: PlistFormat
     ) {
-        let bytes = try FileIO.contents(ofFile: path)
+        let input = try PlistInput(path: path)
         // An empty `.strings` file is an empty table; other empty files are no property list.
-        if bytes.isEmpty, path.hasSuffix(".strings") { return (.dictionary(.init()), .strings) }
-        return try read(bytes: bytes.span, options: options)
+        if input.head.isEmpty, path.hasSuffix(".strings") { return (.dictionary(.init()), .strings) }
+        return try read(input, options: options)
     }
 
     /// Reads a property list from everything readable on the open file descriptor `fd` and
-    /// tells which format it was in.
+    /// tells which format it was in, checked as `read(contentsOf:options:)` checks a file.
     /// - Throws: `PlistError` with `.io` when reading fails, else as `read(bytes:)`.
     public static func read(fileDescriptor fd: Int32, options: PlistReadOptions = .init()) throws(PlistError) -> (
         value: Plist, format: PlistFormat
     ) {
-        try read(bytes: try FileIO.contents(ofDescriptor: fd).span, options: options)
+        try read(try PlistInput(fileDescriptor: fd, name: "-"), options: options)
+    }
+
+    /// Reads the property list in `input`, whose format is judged from its first bytes before
+    /// the rest is read, and tells which format it was in.
+    /// - Throws: as `read(contentsOf:options:)`.
+    package static func read(_ input: PlistInput, options: PlistReadOptions) throws(PlistError) -> (
+        value: Plist, format: PlistFormat
+    ) {
+        _ = try input.format()
+        return try read(bytes: try input.contents(limit: PlistInput.limit(for: options)).span, options: options)
     }
 
     /// Reads a property list in any supported format, detected from its first bytes.
@@ -119,7 +135,7 @@ extension Plist {
     /// file descriptor `fd` (standard input is 0).
     /// - Throws: `PlistError` with `.io` when reading fails, else as `init(bytes:)`.
     public init(fileDescriptor fd: Int32, options: PlistReadOptions = .init()) throws(PlistError) {
-        try self.init(bytes: try FileIO.contents(ofDescriptor: fd), options: options)
+        self = try Self.read(fileDescriptor: fd, options: options).value
     }
 
     /// Writes the value in `format` to the open file descriptor `fd` (standard output is 1).

@@ -367,3 +367,93 @@ struct TextShift {
             line: position.line + lines, column: position.column + (position.line == 1 ? firstLineColumns : 0))
     }
 }
+
+/// Finds, in an XML document read in chunks, what libxml2's push parser (which streaming reads
+/// with) refuses while the in-memory reader takes it, so that such a document is read in
+/// memory and gets the in-memory verdict:
+/// - a NUL byte: libxml2 reading a document in memory ends it at a NUL after its last element
+///   (what follows is ignored), where the push parser reports extra content;
+/// - a character reference to a character XML 1.0 forbids (`&#8;`, `&#xFFFE;`): this package's
+///   XML writer writes them, as CoreFoundation reads them, and `XMLScanner` reads them, where
+///   libxml2 refuses them.
+/// It looks at bytes only, so it also stops documents that have those bytes in comments or
+/// CDATA sections: they are read in memory, with the same result.
+package struct XMLStreamScreen {
+    /// Whether nothing seen so far stops the document from streaming.
+    package private(set) var admits = true
+    private var state = State.text
+
+    private enum State {
+        case text, ampersand, hash, hexStart
+        case decimal(UInt32)
+        case hex(UInt32)
+    }
+
+    package init() {}
+
+    /// Looks at the next `chunk` of the document.
+    package mutating func scan(_ chunk: Span<UInt8>) {
+        var index = 0
+        while admits, index < chunk.count {
+            let byte = chunk[index]
+            index += 1
+            if byte == 0 {
+                admits = false
+                return
+            }
+            switch state {
+            case .text:
+                break
+            case .ampersand:
+                state = byte == UInt8(ascii: "#") ? .hash : .text
+            case .hash:
+                if byte == UInt8(ascii: "x") {
+                    state = .hexStart
+                } else if let digit = Self.decimalDigit(byte) {
+                    state = .decimal(digit)
+                } else {
+                    state = .text
+                }
+            case .hexStart:
+                state = Self.hexDigit(byte).map { .hex($0) } ?? .text
+            case .decimal(let value):
+                if let digit = Self.decimalDigit(byte) {
+                    state = .decimal(min(value * 10 + digit, 0x11_0000))
+                } else {
+                    end(value, at: byte)
+                }
+            case .hex(let value):
+                if let digit = Self.hexDigit(byte) {
+                    state = .hex(min(value << 4 | digit, 0x11_0000))
+                } else {
+                    end(value, at: byte)
+                }
+            }
+            // An ampersand starts a reference whatever came before it.
+            if byte == UInt8(ascii: "&"), case .text = state { state = .ampersand }
+        }
+    }
+
+    /// A reference's digits ended at `byte`: when it is `;`, the reference names `value`.
+    private mutating func end(_ value: UInt32, at byte: UInt8) {
+        state = byte == UInt8(ascii: "&") ? .ampersand : .text
+        guard byte == UInt8(ascii: ";") else { return }
+        let isXMLCharacter =
+            value == 0x9 || value == 0xA || value == 0xD || (0x20...0xD7FF).contains(value)
+            || (0xE000...0xFFFD).contains(value) || (0x1_0000...0x10_FFFF).contains(value)
+        if !isXMLCharacter { admits = false }
+    }
+
+    private static func decimalDigit(_ byte: UInt8) -> UInt32? {
+        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) ? UInt32(byte - UInt8(ascii: "0")) : nil
+    }
+
+    private static func hexDigit(_ byte: UInt8) -> UInt32? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): UInt32(byte - UInt8(ascii: "0"))
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): UInt32(byte - UInt8(ascii: "a") + 10)
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): UInt32(byte - UInt8(ascii: "A") + 10)
+        default: nil
+        }
+    }
+}

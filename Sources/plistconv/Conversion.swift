@@ -2,6 +2,14 @@ import Dispatch
 import PlistKit
 import Synchronization
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// What `plistconv convert` does, once its command line is parsed: by ArgumentParser (`Convert`),
 /// or by `QuickCommandLine` for the common spellings.
 struct Conversion: Equatable {
@@ -67,61 +75,103 @@ struct Conversion: Equatable {
         let failures = Atomic(0)
         let files = files
         DispatchQueue.concurrentPerform(iterations: files.count) { index in
-            if !convert(files[index], progress: progress) { failures.add(1, ordering: .relaxed) }
+            if let failure = convert(files[index]) {
+                progress.report(failure.message, file: failure.file)
+                failures.add(1, ordering: .relaxed)
+            }
             progress.advance()
         }
         progress.finish()
         return failures.load(ordering: .relaxed) == 0
     }
 
-    /// Binary files at least this large are converted to XML as they are read, and XML files to binary.
-    static let streamingThreshold = 64 << 20
+    /// Binary and XML files at least this large are converted as they are read, without
+    /// `--stream`: 64 MiB, or the number of bytes in the environment variable
+    /// `PLISTCONV_STREAMING_THRESHOLD`, which only this tool reads (for tests of the automatic
+    /// switch on small files; the switch never changes a result, only the memory it takes).
+    static let streamingThreshold: Int = {
+        guard let text = getenv("PLISTCONV_STREAMING_THRESHOLD"), let bytes = Int(String(cString: text)), bytes >= 0
+        else { return 64 << 20 }
+        return bytes
+    }()
 
-    /// The write limits the options give, for the in-memory path.
-    private var writeLimits: PlistWriteOptions {
-        var limits = PlistWriteOptions()
+    /// The size from which a file is converted as it is read without `--stream`
+    /// (`Conversion.streamingThreshold`; tests set it on the value).
+    var streamingThreshold = Conversion.streamingThreshold
+
+    /// The write limits for an input of `size` bytes, the same for every path: the options',
+    /// else by default an output of at most 64 times the input's size and at least 256 MiB (XML
+    /// of real binary files is a few times their size, while a small file whose shared
+    /// references describe an endless document stops there).
+    private func writeLimits(forInputOf size: Int) -> PlistWriteOptions {
+        let (scaled, overflow) = size.multipliedReportingOverflow(by: 64)
+        var limits = PlistWriteOptions(maxOutputBytes: maxOutputBytes ?? max(1 << 28, overflow ? .max : scaled))
         if let maxDepth { limits.maxDepth = maxDepth }
-        if let maxOutputBytes { limits.maxOutputBytes = maxOutputBytes }
         return limits
     }
 
-    /// Converts one file; reports a failure on standard error and returns false.
-    private func convert(_ input: String, progress: Progress) -> Bool {
+    /// Why one file was not converted: the message, and the file it concerns (the input, or the
+    /// output for what is the output's: its size, writing it).
+    struct Failure: Error, Equatable {
+        var file: String
+        var message: String
+    }
+
+    /// Converts one file, as it is read or in memory; the failure, or nil.
+    ///
+    /// Every path gives the same result for the same input (the same limits, the same checks):
+    /// a binary file streams to XML and an XML file to binary (from `streamingThreshold` bytes
+    /// on, or with `--stream`) when it is a regular file the streaming path reads as the
+    /// in-memory reader does; anything else is converted in memory, whatever its size.
+    func convert(_ input: String) -> Failure? {
         let destination = destination(for: input)
-        if let streamed = convertStreaming(input, to: destination, progress: progress) { return streamed }
+        let inputName = Terminal.displayName(input, isOutput: false)
+        let outputName = Terminal.displayName(destination, isOutput: true)
+        let source: PlistInput
+        do throws(PlistError) {
+            source = try PlistInput.opening(input)
+        } catch {
+            return Failure(file: inputName, message: error.description)
+        }
+        let detected = try? source.format()
+        let target = format ?? (detected == .binary ? .xml : .binary)
+        if !resolveArchive, case .regularFile(let size) = source.kind, stream || size >= streamingThreshold {
+            if detected == .binary, target == .xml {
+                return convertBinaryStreaming(source, size: size, to: destination, inputName, outputName)
+            }
+            if detected == .xml, target == .binary {
+                do throws(PlistError) {
+                    if try PlistFile.canStreamXML(source) {
+                        return convertXMLStreaming(source, size: size, to: destination, inputName, outputName)
+                    }
+                } catch {
+                    return Failure(file: inputName, message: error.description)
+                }
+            }
+        }
         var document: Document
         do throws(PlistError) {
-            var options = PlistReadOptions()
-            if let maxDepth { options.maxDepth = maxDepth }
-            document = try Terminal.read(input, options: options)
+            document = try Terminal.read(source, maxDepth: maxDepth)
         } catch {
-            progress.report(error, file: Terminal.displayName(input, isOutput: false))
-            return false
+            return Failure(file: inputName, message: error.description)
         }
         if resolveArchive {
             do {
                 document.value = try KeyedArchive.resolve(document.value)
             } catch {
-                progress.report(error, file: Terminal.displayName(input, isOutput: false))
-                return false
+                return Failure(file: inputName, message: "\(error)")
             }
         }
-        let format = format ?? (document.format == .binary ? .xml : .binary)
         let bytes: [UInt8]
         do throws(PlistError) {
-            bytes = try format.encode(
+            bytes = try target.encode(
                 document.value, file: input, readable: readable, stringify: stringify, jsonValues: jsonValues,
-                limits: writeLimits)
+                limits: writeLimits(forInputOf: document.inputSize))
         } catch {
             // A value the format cannot hold is the input's: name it, and what would hold it.
             // (Limits such as the output's size are the output's.)
-            guard error.code == .unrepresentable else {
-                progress.report(error, file: Terminal.displayName(destination, isOutput: true))
-                return false
-            }
-            let hint = format.hint(for: error, stringify: stringify).map { " (\($0))" } ?? ""
-            progress.report("\(error)\(hint)", file: Terminal.displayName(input, isOutput: false))
-            return false
+            guard error.code == .unrepresentable else { return Failure(file: outputName, message: error.description) }
+            return unrepresentable(error, in: target, inputName)
         }
         do throws(PlistError) {
             try Terminal.output(bytes, to: destination)
@@ -129,46 +179,43 @@ struct Conversion: Equatable {
                 let headerPath = Terminal.replacingExtension(of: destination, with: "h")
                 try Terminal.output(OutputFormat.objcHeader(document.value, file: input), to: headerPath)
             }
-            return true
+            return nil
         } catch {
-            progress.report(error, file: Terminal.displayName(destination, isOutput: true))
-            return false
+            return Failure(file: outputName, message: error.description)
         }
     }
 
-    /// Converts a binary file to XML as it reads it (with `--stream`, or for a file of at least
-    /// `streamingThreshold` bytes): the result, or nil when the file is converted in memory.
-    ///
-    /// The values and content read are not limited (memory does not grow with them); depth is,
-    /// and so is the output: by default 64 times the input's size, at least 256 MiB, which
-    /// real files stay far below and which stops a small file whose shared references describe
-    /// an endless document.
-    private func convertStreaming(_ input: String, to destination: String, progress: Progress) -> Bool? {
-        guard !resolveArchive, input != "-" else { return nil }
-        let size = Terminal.fileSize(input) ?? 0
-        guard stream || size >= Self.streamingThreshold else { return nil }
-        let head = Terminal.firstBytes(of: input, count: 8)
-        let target = format ?? (libplist ? (head.starts(with: "bplist".utf8) ? .xml : .binary) : nil)
-        if target == .binary { return convertXMLStreaming(input, size: size, to: destination, progress: progress) }
-        guard target == .xml else { return nil }
-        let name = Terminal.displayName(input, isOutput: false)
+    /// The failure for `error`, an `.unrepresentable` value of the input, with what would hold it.
+    private func unrepresentable(_ error: PlistError, in format: OutputFormat, _ inputName: String) -> Failure {
+        let hint = format.hint(for: error, stringify: stringify).map { " (\($0))" } ?? ""
+        return Failure(file: inputName, message: "\(error)\(hint)")
+    }
+
+    /// The failure for `error` from a streaming conversion: the reader's errors are the input's,
+    /// the output's size and writing it are the output's, as in memory.
+    private func streamingFailure(
+        _ error: PlistError, in format: OutputFormat, _ inputName: String, _ outputName: String
+    ) -> Failure {
+        switch error.code {
+        case .unrepresentable: unrepresentable(error, in: format, inputName)
+        case .outputTooLarge, .io, .writerMisuse: Failure(file: outputName, message: error.description)
+        default: Failure(file: inputName, message: error.description)
+        }
+    }
+
+    /// Converts a binary file to XML as it reads it: the whole file is read and checked first,
+    /// with the in-memory path's limits, then written (`BinaryPlistFile.writeXML`).
+    private func convertBinaryStreaming(
+        _ source: PlistInput, size: Int, to destination: String, _ inputName: String, _ outputName: String
+    ) -> Failure? {
         let file: BinaryPlistFile
         do throws(PlistError) {
-            let options = PlistReadOptions(maxDepth: maxDepth ?? 512, maxObjects: .max, maxContentBytes: .max)
-            file = try BinaryPlistFile(contentsOf: input, options: options)
+            file = try BinaryPlistFile(
+                input: source, options: Terminal.readOptions(forInputOf: size, maxDepth: maxDepth))
         } catch {
-            // Not a binary file: converted in memory, unless streaming was asked for.
-            guard stream else { return nil }
-            if error.code == .badMagic {
-                progress.report(Message(description: "--stream reads binary input only: \(error)"), file: name)
-            } else {
-                progress.report(error, file: name)
-            }
-            return false
+            return Failure(file: inputName, message: error.description)
         }
-        let (scaled, overflow) = size.multipliedReportingOverflow(by: 64)
-        var limits = PlistWriteOptions(maxOutputBytes: maxOutputBytes ?? max(1 << 28, overflow ? .max : scaled))
-        if let maxDepth { limits.maxDepth = maxDepth }
+        let limits = writeLimits(forInputOf: size)
         do throws(PlistError) {
             if destination == "-" {
                 try file.writeXML(options: limits) { chunk throws(PlistError) in
@@ -177,53 +224,30 @@ struct Conversion: Equatable {
             } else {
                 try file.writeXML(toFile: destination, options: limits)
             }
-            return true
+            return nil
         } catch {
-            progress.report(error, file: error.code == .io ? Terminal.displayName(destination, isOutput: true) : name)
-            return false
+            return streamingFailure(error, in: .xml, inputName, outputName)
         }
     }
 
-    /// Converts an XML file to binary as it reads it (with `--stream`, or for a file of at least
-    /// `streamingThreshold` bytes): the result, or nil when the file is converted in memory.
-    ///
-    /// As for binary to XML, values and content are not limited, depth is, and so is the output:
-    /// by default 4 times the input's size (XML cannot describe more than it holds, and binary
-    /// takes at most about twice its bytes), at least 256 MiB.
-    private func convertXMLStreaming(_ input: String, size: Int, to destination: String, progress: Progress) -> Bool? {
-        let name = Terminal.displayName(input, isOutput: false)
-        // Only XML streams: a document whose first byte (after a UTF-8 byte-order mark and
-        // white space) is `<`, in UTF-8. Anything else is converted in memory unless streaming
-        // was asked for.
-        let head = Terminal.firstBytes(of: input, count: 4096)
-        let text = head.starts(with: [0xEF, 0xBB, 0xBF]) ? head.dropFirst(3) : head[...]
-        let isXML = text.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) == UInt8(ascii: "<")
-        guard isXML else {
-            guard stream else { return nil }
-            progress.report(Message(description: "--stream to binary reads UTF-8 XML input only"), file: name)
-            return false
-        }
-        let readOptions = PlistReadOptions(maxDepth: maxDepth ?? 512, maxObjects: .max, maxContentBytes: .max)
-        let (scaled, overflow) = size.multipliedReportingOverflow(by: 4)
-        var limits = PlistWriteOptions(maxOutputBytes: maxOutputBytes ?? max(1 << 28, overflow ? .max : scaled))
-        if let maxDepth { limits.maxDepth = maxDepth }
+    /// Converts an XML file to binary as it reads it (`PlistFile.canStreamXML` said the
+    /// streaming reader reads it as the in-memory one), with the in-memory path's limits.
+    private func convertXMLStreaming(
+        _ source: PlistInput, size: Int, to destination: String, _ inputName: String, _ outputName: String
+    ) -> Failure? {
+        let readOptions = Terminal.readOptions(forInputOf: size, maxDepth: maxDepth)
+        let limits = writeLimits(forInputOf: size)
         do throws(PlistError) {
             if destination == "-" {
                 try PlistFile.convertXMLToBinary(
-                    at: input, toFileDescriptor: 1, readable: false, readOptions: readOptions, writeOptions: limits)
+                    source, toFileDescriptor: 1, readable: false, readOptions: readOptions, writeOptions: limits)
             } else {
                 try PlistFile.convertXMLToBinary(
-                    at: input, toFile: destination, readOptions: readOptions, writeOptions: limits)
+                    source, toFile: destination, readOptions: readOptions, writeOptions: limits)
             }
-            return true
+            return nil
         } catch {
-            // libxml2 refuses references to characters XML 1.0 forbids (`&#8;`), which this
-            // package's XML writer writes and its in-memory reader reads. A file that streams only
-            // because of its size is then converted in memory, as below the threshold; its output
-            // file was never replaced. (Standard output may hold part of the output already.)
-            if !stream, destination != "-", error.message.contains("xmlParseCharRef") { return nil }
-            progress.report(error, file: error.code == .io ? Terminal.displayName(destination, isOutput: true) : name)
-            return false
+            return streamingFailure(error, in: .binary, inputName, outputName)
         }
     }
 
@@ -233,11 +257,6 @@ struct Conversion: Equatable {
         guard let ext = `extension` else { return input }
         return Terminal.replacingExtension(of: input, with: ext)
     }
-}
-
-/// A failure that is no `PlistError`.
-private struct Message: Error, CustomStringConvertible {
-    var description: String
 }
 
 /// The "converted N of M files" line on standard error, and error lines that do not mix with it.

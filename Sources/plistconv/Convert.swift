@@ -61,16 +61,16 @@ struct Convert: ParsableCommand {
 
     @Flag(
         help: """
-            Binary to XML (-f xml) or UTF-8 XML to binary (-f binary): write the output as the input \
-            is read, in memory bounded by the depth and the widest container instead of the file's size \
-            (automatic for binary and XML files of 64 MiB or more).
+            Binary to XML (-f xml) or XML to binary (-f binary): write the output as the input is read, \
+            in memory bounded by the depth and the widest container instead of the file's values \
+            (automatic for files of 64 MiB or more). The result is the same either way: what cannot \
+            stream (standard input and pipes, other formats, UTF-16 XML) is converted in memory.
             """)
     var stream = false
 
     @Option(
         help: """
-            The most bytes an output may have (default: 256 MiB; when streaming binary to XML, 64 times \
-            the input's size, XML to binary 4 times, and at least 256 MiB).
+            The most bytes an output may have (default: 64 times the input's size, and at least 256 MiB).
             """)
     var maxOutputBytes: Int?
 

@@ -7,12 +7,16 @@ enum KeyPathSource {
     case lazy(BinaryPlistFile)
     case whole(Plist)
 
-    /// Opens `path` (`-` is standard input, read whole). A file that does not open as a binary
-    /// property list is read whole, so that its error is the whole-file reader's.
+    /// Opens `path` (`-` is standard input): binary input lazily (a regular file mapped, a
+    /// stream read into memory), any other whole. Its header, trailer and offset table are
+    /// checked on opening, with the whole-file reader's errors; the value read, and the way to
+    /// it, as that reader reads them (see `BinaryPlistFile`).
     static func open(_ path: String) throws(PlistError) -> KeyPathSource {
+        let input = try PlistInput.opening(path)
+        guard (try? input.format()) == .binary else { return .whole(try Terminal.read(input).value) }
+        let options = Terminal.readOptions(forInputOf: Terminal.size(of: input), maxDepth: nil)
         // A command makes a few lookups: no key index would pay for itself.
-        if path != "-", let file = try? BinaryPlistFile(contentsOf: path, maxIndexedEntries: 0) { return .lazy(file) }
-        return .whole(try Terminal.read(path).value)
+        return .lazy(try BinaryPlistFile(input: input, options: options, maxIndexedEntries: 0))
     }
 
     /// The value at `keyPath`, with everything inside it.

@@ -8,8 +8,8 @@ struct Lint: ParsableCommand {
         abstract: "Check that files are valid property lists.",
         discussion: """
             Prints "FILE: OK" for each valid file; exits 1 if any file is not valid. With --quick, a \
-            binary file is checked as it is read, without building its values, in memory bounded by \
-            its depth and widest dictionary (other files are read whole).
+            binary file is checked without building its values (the same checks, in memory that \
+            follows its number of objects, not its values); other files are read whole.
             """
     )
 
@@ -38,18 +38,30 @@ struct Linting: Equatable {
         var failed = false
         for file in files {
             let name = Terminal.displayName(file, isOutput: false)
-            do throws(PlistError) {
-                if quick, file != "-", let binary = try? BinaryPlistFile(contentsOf: file) {
-                    try binary.check()
-                } else {
-                    _ = try Terminal.read(file)
-                }
-                if !silent { print("\(name): OK") }
-            } catch {
+            if let error = check(file) {
                 Terminal.report(error, file: name)
                 failed = true
+            } else if !silent {
+                print("\(name): OK".escapingControlCharacters)
             }
         }
         return !failed
+    }
+
+    /// Why the file at `path` (`-` is standard input) is not a valid property list, or nil.
+    func check(_ path: String) -> PlistError? {
+        do throws(PlistError) {
+            let input = try PlistInput.opening(path)
+            if quick, (try? input.format()) == .binary {
+                // The whole-file reader's walk and checks, without the values.
+                let options = Terminal.readOptions(forInputOf: Terminal.size(of: input), maxDepth: nil)
+                try BinaryPlistFile(input: input, options: options, maxIndexedEntries: 0).check()
+            } else {
+                _ = try Terminal.read(input)
+            }
+            return nil
+        } catch {
+            return error
+        }
     }
 }

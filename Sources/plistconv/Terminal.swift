@@ -1,6 +1,12 @@
 import ArgumentParser
 import PlistKit
 
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -13,33 +19,53 @@ import Darwin
 struct Document {
     var value: Plist
     var format: PlistFormat
+    /// How many bytes were read.
+    var inputSize = 0
 }
 
 /// Files and standard streams as the commands see them (`-` is standard input or output), and
 /// the one-line error report.
+///
+/// Every command reads its inputs the same way: opened once as a `PlistInput` (checked by type,
+/// never waited on, its first bytes kept), the format judged from those bytes, and the read
+/// limits set by `readOptions(forInputOf:maxDepth:)` whatever path then reads it.
 enum Terminal {
-    static func read(_ path: String, options: PlistReadOptions = .init()) throws(PlistError) -> Document {
-        let (value, format) =
-            path == "-"
-            ? try Plist.read(fileDescriptor: 0, options: options) : try Plist.read(contentsOf: path, options: options)
-        return Document(value: value, format: format)
+    /// Reads the property list at `path` (`-` is standard input) whole.
+    static func read(_ path: String, maxDepth: Int? = nil) throws(PlistError) -> Document {
+        try read(try PlistInput.opening(path), maxDepth: maxDepth)
     }
 
-    /// The size of the regular file at `path`, or nil for anything else.
-    static func fileSize(_ path: String) -> Int? {
-        var info = stat()
-        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
-        return Int(info.st_size)
+    /// Reads the property list in `input` whole, after judging its format from its first bytes
+    /// (so that a stream of zeros is refused without reading it). An empty file named
+    /// `*.strings` is an empty table.
+    static func read(_ input: PlistInput, maxDepth: Int? = nil) throws(PlistError) -> Document {
+        if input.head.isEmpty, input.path != "-", input.path.hasSuffix(".strings") {
+            return Document(value: .dictionary(.init()), format: .strings)
+        }
+        _ = try input.format()
+        let limit = PlistInput.limit(for: readOptions(forInputOf: size(of: input), maxDepth: maxDepth))
+        let bytes = try input.contents(limit: limit)
+        let (value, format) = try Plist.read(
+            bytes: bytes.span, options: readOptions(forInputOf: bytes.count, maxDepth: maxDepth))
+        return Document(value: value, format: format, inputSize: bytes.count)
     }
 
-    /// Up to `count` bytes from the start of the file at `path` (none when it cannot be read).
-    static func firstBytes(of path: String, count: Int) -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return [] }
-        defer { close(fd) }
-        var bytes = [UInt8](repeating: 0, count: count)
-        let got = bytes.withUnsafeMutableBytes { readFile(fd, $0.baseAddress, count) }
-        return Array(bytes.prefix(max(0, got)))
+    /// The read limits for an input of `size` bytes, the same for every path that reads it (in
+    /// memory, streaming, lazily): the library's defaults (2^24 values, 1 GiB of content),
+    /// raised to the input's size for larger inputs, whose values a streaming path does not
+    /// keep; a stream is read into memory within the defaults' `PlistInput.limit`, and its
+    /// value read with the limits of the size it turned out to have.
+    static func readOptions(forInputOf size: Int, maxDepth: Int?) -> PlistReadOptions {
+        let defaults = PlistReadOptions()
+        return PlistReadOptions(
+            maxDepth: maxDepth ?? defaults.maxDepth, maxObjects: max(defaults.maxObjects, size),
+            maxContentBytes: max(defaults.maxContentBytes, size))
+    }
+
+    /// The size of a regular file, 0 for a stream (not known before it is read).
+    static func size(of input: PlistInput) -> Int {
+        if case .regularFile(let size) = input.kind { return size }
+        return 0
     }
 
     /// Writes `bytes` to the file at `path` atomically, or to standard output for `-`.
@@ -67,9 +93,11 @@ enum Terminal {
         path == "-" ? (isOutput ? "<stdout>" : "<stdin>") : path
     }
 
-    /// Prints `plistconv: NAME: message` on standard error.
+    /// Prints `plistconv: NAME: message` on standard error, on one line: control characters
+    /// in the name (and in a message that is no `PlistError`, whose messages escape their own)
+    /// are escaped (`\n`, `\u{1B}`), so that no file name or key can add or forge a line.
     static func report(_ error: some CustomStringConvertible, file name: String) {
-        writeError("plistconv: \(name): \(error)\n")
+        writeError("plistconv: \(name): \(error)".escapingControlCharacters + "\n")
     }
 
     /// Writes `text` to standard error in one system call (so lines from threads do not mix).
@@ -111,9 +139,4 @@ extension Terminal {
             throw ExitCode.failure
         }
     }
-}
-
-/// `read(2)`, which `Terminal.read` hides inside `Terminal`.
-private func readFile(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
-    read(fd, buffer, count)
 }

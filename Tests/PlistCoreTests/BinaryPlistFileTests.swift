@@ -132,22 +132,22 @@ import Testing
         }
     }
 
-    /// Offsets are checked as they are used: an offset out of range fails where it is in the
-    /// table when read, and only then (opening takes constant time, and reads no table entry).
-    @Test func offsetsOutOfRangeFailWhenUsed() throws {
+    /// The offset table is checked on opening, as every binary reader checks it: an offset out
+    /// of range, even of an object nothing refers to, fails where it is in the table, with the
+    /// whole-file reader's error, before any value is read.
+    @Test func offsetsOutOfRangeFailOnOpening() throws {
         var builder = BinaryBuilder(objects: [])
         builder.objects = [
             builder.container(0xD0, [1, 2, 3, 4]), BinaryBuilder.ascii("good"), BinaryBuilder.ascii("bad"),
-            [0x10, 7], [0x10, 8],
+            [0x10, 7], [0x10, 8], [0x10, 9],
         ]
-        let bytes = builder.bytes { offsets in offsets[4] = 200 }
-        let file = try BinaryPlistFile(bytes: bytes)
-        #expect(try file.value(at: "good") == 7)
-        let tableEntry = bytes.count - 32 - 5 + 4
-        let error = try #require(throws: PlistError.self) { try file.value(at: "bad") }
-        #expect(error == PlistError(.objectOffsetOutOfRange(object: 4, offset: 200), at: tableEntry))
-        #expect(try #require(throws: PlistError.self) { try file.value() } == error)
-        #expect(try #require(throws: PlistError.self) { try Plist(binary: bytes) } == error)
+        let tableEntry = { (object: Int) in builder.bytes().count - 32 - 6 + object }
+        for object in [4, 5] {
+            let bytes = builder.bytes { offsets in offsets[object] = 200 }
+            let whole = try #require(throws: PlistError.self) { try Plist(binary: bytes) }
+            #expect(whole == PlistError(.objectOffsetOutOfRange(object: object, offset: 200), at: tableEntry(object)))
+            #expect(try #require(throws: PlistError.self) { try BinaryPlistFile(bytes: bytes) } == whole)
+        }
     }
 
     @Test func referencesOutOfRangeFailWhenUsed() throws {

@@ -64,7 +64,8 @@ import Testing
         let file = try BinaryPlistFile(bytes: cycle.bytes())
         #expect(try #require(throws: PlistError.self) { try Self.streamed(file) }.code == .cycle)
 
-        // 2^64 leaves in a kilobyte: refused by the value limit, or by the output limit.
+        // 2^64 leaves in a kilobyte: refused by the value limit before anything is written (even
+        // without limits: the count passes Int.max), as the whole-file reader refuses it.
         var bomb = BinaryBuilder(objects: [[0x10, 1]])
         for _ in 0..<64 { bomb.objects.append(bomb.container(0xA0, [bomb.objects.count - 1, bomb.objects.count - 1])) }
         bomb.top = 64
@@ -74,9 +75,17 @@ import Testing
         let unlimited = try BinaryPlistFile(
             bytes: bomb.bytes(), options: PlistReadOptions(maxObjects: .max, maxContentBytes: .max))
         let limited = PlistWriteOptions(maxOutputBytes: 100_000)
+        var chunks = 0
+        let overflow = try #require(throws: PlistError.self) {
+            try unlimited.writeXML(options: limited) { _ throws(PlistError) in chunks += 1 }
+        }
+        #expect(chunks == 0)
         #expect(
-            try #require(throws: PlistError.self) { try Self.streamed(unlimited, options: limited) }
-                == PlistError(.outputTooLarge(limit: 100_000), at: 0))
+            overflow
+                == (try #require(throws: PlistError.self) {
+                    try Plist(binary: bomb.bytes(), options: PlistReadOptions(maxObjects: .max, maxContentBytes: .max))
+                }))
+        #expect(overflow.code == .tooManyObjects)
 
         // Too deep, for the reader and for the writer.
         var deep = BinaryBuilder(objects: [], offsetSize: 2, referenceSize: 2)

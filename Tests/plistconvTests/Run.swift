@@ -71,13 +71,14 @@ enum Tool {
         return attributes?[.modificationDate] as? Date ?? .distantPast
     }
 
-    /// Runs `plistconv arguments`, with `stdin` piped in (or /dev/null when nil), and collects
-    /// both output streams through pipes. A run that takes over 60 s is killed and recorded as an issue.
+    /// Runs `plistconv arguments` (or `executable arguments`), with `stdin` piped in (or
+    /// /dev/null when nil), and collects both output streams through pipes. A run that takes
+    /// over 60 s is killed and recorded as an issue.
     static func run(
-        _ arguments: [String], stdin: [UInt8]? = nil, in directory: URL? = nil,
+        _ arguments: [String], stdin: [UInt8]? = nil, in directory: URL? = nil, executable path: String? = nil,
         sourceLocation: SourceLocation = #_sourceLocation
     ) throws -> Output {
-        let executable = try location.get()
+        let executable = try path.map { URL(fileURLWithPath: $0) } ?? location.get()
         signal(SIGPIPE, SIG_IGN)  // a child that exits without reading stdin must not kill the test runner
         let process = Process()
         process.executableURL = executable

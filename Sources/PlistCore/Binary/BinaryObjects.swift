@@ -2,10 +2,12 @@
 /// building the whole `Plist`: PlistKit's Codable decoder reads binary files through it.
 ///
 /// It trusts nothing in the input, as `Plist(binary:)` does. Before anything is decoded, the
-/// containers reachable from the top are weighed, counting shared references at every use: a
-/// cycle, more values than `maxObjects` or more string and data bytes than `maxContentBytes`
-/// (as a small file whose shared references describe 2^64 values has) is refused at once, so
-/// no decoder can be made to read more. Containers are entered at most `maxDepth` deep.
+/// values reachable from the top are weighed by the tree reader's own walk (`ObjectDecoder`),
+/// counting shared references at every use: a broken reference, a cycle, nesting past
+/// `maxDepth`, more values than `maxObjects` or more string and data bytes than
+/// `maxContentBytes` (as a small file whose shared references describe 2^64 values has) is
+/// refused at once, so no decoder can be made to read more. Only the scalars' own bytes (their
+/// text and numbers) are left to be read when a type asks for them.
 ///
 /// Nothing changes after the weighing: scalars are read straight from the bytes, and keys are
 /// matched by comparing their bytes, in every dictionary whose keys the weighing found to be
@@ -30,13 +32,17 @@ package final class BinaryObjects: IndexedPlist {
     package init(_ bytes: [UInt8], options: PlistReadOptions) throws(PlistError) {
         self.bytes = bytes
         trailer = try BinaryTrailer(bytes.span, maxObjects: options.maxObjects)
-        try trailer.validateOffsets(bytes.span)
         budget = ReadBudget(options)
-        var weigher = BinaryWeigher(trailer: trailer, budget: budget)
-        _ = try weigher.weigh(bytes.span, trailer.topObject, depth: 0)
-        directDictionaries = weigher.directDictionaries
-        keyNumbers = weigher.keyNumbers
-        keyNumbering = weigher.keyNumbering
+        // The tree reader's walk, reading only the lengths of scalars: the scalars a type asks
+        // for are read (and reported) by the decoder, at their coding paths.
+        var weigher = ObjectDecoder(
+            trailer: trailer, options: options, slots: CountedSlots(trailer: trailer),
+            mode: CodableWeighing(trailer: trailer))
+        weigher.countReferences(bytes.span)
+        _ = try weigher.object(bytes.span, trailer.topObject, depth: 0)
+        directDictionaries = weigher.mode.directDictionaries
+        keyNumbers = weigher.mode.keyNumbers
+        keyNumbering = weigher.mode.keyNumbering
     }
 
     package var top: Int { trailer.topObject }
@@ -254,15 +260,14 @@ package final class BinaryObjects: IndexedPlist {
     }
 }
 
-/// Weighs the values reachable from the top of a binary file before any is decoded, and finds
-/// the dictionaries whose keys can be matched as bytes.
-private struct BinaryWeigher {
+/// The mode of the walk that weighs a binary file for `BinaryObjects` (every check of the tree
+/// reader except the scalars' own bytes), which also finds the dictionaries whose keys can be
+/// matched as bytes.
+struct CodableWeighing: DecodingMode {
+    static var buildsValues: Bool { false }
+    static var checksScalars: Bool { false }
+
     let trailer: BinaryTrailer
-    let budget: ReadBudget
-    /// Per container: 0 (not weighed yet), -1 (being weighed: met again, it is a cycle) or its
-    /// index in `memo` plus one.
-    var weights: [Int32]
-    var memo: [ReadBudget.Weight] = []
     /// Per object, as `BinaryObjects.directDictionaries`.
     var directDictionaries: [UInt128]
     /// Per object used as a key: -1 before it is first used, -2 when it is not a valid ASCII
@@ -273,69 +278,17 @@ private struct BinaryWeigher {
     var keyLastSeen: [Int32] = []
     var dictionaryCount: Int32 = 0
 
-    init(trailer: BinaryTrailer, budget: ReadBudget) {
+    init(trailer: BinaryTrailer) {
         self.trailer = trailer
-        self.budget = budget
-        weights = Array(largeRepeating: 0, count: trailer.objectCount)
         directDictionaries = Array(largeRepeating: 0, count: trailer.objectCount)
         keyNumbers = Array(largeRepeating: -1, count: trailer.objectCount)
     }
 
-    /// How many values object `ref` stands for when expanded (itself included), and how many
-    /// bytes of string and data. The walk stops at `maxDepth`, so its recursion is bounded.
-    mutating func weigh(
-        _ bytes: Span<UInt8>, _ ref: Int, depth: Int
-    ) throws(PlistError) -> ReadBudget.Weight {
-        let offset = trailer.offset(of: ref, in: bytes)
-        let marker = bytes[offset]
-        if let weight = try scalarWeight(bytes, marker, at: offset) { return weight }
-        guard weights[ref] == 0 else {
-            guard weights[ref] > 0 else { throw PlistError(.cycle(object: ref), at: offset) }
-            return memo[Int(weights[ref]) - 1]
-        }
-        try budget.enter(depth: depth, at: offset)
-        weights[ref] = -1
-        let isDictionary = marker >> 4 == 0xD
-        let (count, start) = try trailer.length(
-            bytes, marker, at: offset, unit: (isDictionary ? 2 : 1) * trailer.referenceSize)
-        // Keys are counted as they are read: each is decoded once, however often it is used.
-        let firstValue = isDictionary ? start + count * trailer.referenceSize : start
-        if isDictionary { directDictionaries[ref] = directKeys(bytes, start, count) }
-        var total = ReadBudget.Weight(objects: 1)
-        var position = firstValue
-        for _ in 0..<count {
-            let reference = readUInt(bytes, at: position, width: trailer.referenceSize)
-            guard reference < UInt64(trailer.objectCount) else {
-                throw PlistError(.referenceOutOfRange(reference, objectCount: trailer.objectCount), at: position)
-            }
-            position += trailer.referenceSize
-            let childRef = Int(reference)
-            let childOffset = trailer.offset(of: childRef, in: bytes)
-            var child = try scalarWeight(bytes, bytes[childOffset], at: childOffset)
-            if child == nil { child = try weigh(bytes, childRef, depth: depth + 1) }
-            guard let child else { preconditionFailure("a container was weighed") }
-            try budget.add(child, to: &total, at: offset)
-        }
-        memo.append(total)
-        weights[ref] = Int32(memo.count)
-        return total
+    mutating func dictionary(_ bytes: Span<UInt8>, _ trailer: BinaryTrailer, _ ref: Int, start: Int, count: Int) {
+        directDictionaries[ref] = directKeys(bytes, start, count)
     }
 
-    /// The weight of a scalar (one value, and its string or data bytes); nil for a container.
-    @inline(__always)
-    private func scalarWeight(
-        _ bytes: Span<UInt8>, _ marker: UInt8, at offset: Int
-    ) throws(PlistError) -> ReadBudget.Weight? {
-        switch marker >> 4 {
-        case 0x4, 0x5:
-            ReadBudget.Weight(objects: 1, contentBytes: try trailer.length(bytes, marker, at: offset, unit: 1).count)
-        case 0x6:
-            ReadBudget.Weight(
-                objects: 1, contentBytes: 2 * (try trailer.length(bytes, marker, at: offset, unit: 2).count))
-        case 0xA, 0xC, 0xD: nil
-        default: ReadBudget.Weight(objects: 1)
-        }
-    }
+    @inline(__always) mutating func didRead(at offset: Int, _ byteCount: Int) {}
 
     /// For `count` keys whose references start at `start` that are distinct valid ASCII strings,
     /// bit 127 and the bit `n % 127` for each key number `n`; else 0. A key that is not is left
@@ -362,7 +315,7 @@ private struct BinaryWeigher {
         let offset = trailer.offset(of: ref, in: bytes)
         let marker = bytes[offset]
         guard marker >> 4 == 0x5, let (count, start) = try? trailer.length(bytes, marker, at: offset, unit: 1),
-            (try? trailer.asciiString(bytes, start, count)) != nil
+            (try? trailer.checkASCII(bytes, start, count)) != nil
         else {
             keyNumbers[ref] = -2
             return -2

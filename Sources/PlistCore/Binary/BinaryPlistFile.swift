@@ -9,17 +9,17 @@ public import Foundation
 /// A binary property list (`bplist00`) read lazily: only the objects on the way to a value,
 /// and the value itself, are read, so a lookup in a file of gigabytes costs what it touches.
 ///
-/// Opening reads the 32-byte trailer and checks that the offset table lies inside the bytes,
-/// in constant time and memory. Every later read trusts nothing either: each offset, reference
-/// and length it uses is checked before use, and nothing outside the bytes is ever read,
-/// whatever they say. A value is read with the limits of `PlistReadOptions`, as
+/// Opening reads the 32-byte trailer and checks every entry of the offset table, in one pass
+/// over the table (as every binary reader does). Every later read trusts nothing either: each
+/// reference and length it uses is checked before use, and nothing outside the bytes is ever
+/// read, whatever they say. A value is read with the limits of `PlistReadOptions`, as
 /// `Plist(binary:)` reads a file: containers at most `maxDepth` deep (counted from the top of
 /// the file), and the value's own size (`maxObjects`, `maxContentBytes`), counting shared
 /// references at every use. Errors are the whole-file reader's, with their byte offsets.
 ///
-/// Unlike `Plist(binary:)`, problems in parts of the file that are not read are not found: use
-/// `Plist(binary:)` to check a whole file. A file of more objects than `maxObjects` opens, since
-/// its size costs nothing here.
+/// Unlike `Plist(binary:)`, problems in objects that are not read are not found: use `check()`
+/// or `Plist(binary:)` to check a whole file. A file of more objects than `maxObjects` opens,
+/// since its size costs nothing here.
 ///
 /// PlistKit's `BinaryPlistFile(contentsOf:)` maps a file into memory; see the "Large files"
 /// article for what happens when another process truncates a mapped file.
@@ -29,9 +29,10 @@ public final class BinaryPlistFile: Sendable {
     let options: PlistReadOptions
     private let maxIndexedEntries: Int
     private let indexes = Mutex(DictionaryIndexes())
-    /// Drops the pages of `bytes` that are in memory, for bytes mapped from a file (which the
-    /// system reads again when they are touched): a walk of the whole file (`writeXML`) calls
-    /// it as it goes, so that its resident memory stays bounded.
+    /// Drops the pages of `bytes` that are in memory when many are, for bytes mapped from a file
+    /// (which the system reads again when they are touched): opening, a long search of a
+    /// dictionary's keys and a walk of the whole file (`check`, `writeXML`) call it as they go
+    /// (`PageRelease`), so that resident memory follows what was read lately, not the file.
     let releasePages: (@Sendable (Data) -> Void)?
 
     /// Dictionaries with fewer entries are always searched key by key.
@@ -44,7 +45,7 @@ public final class BinaryPlistFile: Sendable {
     ///     each). A dictionary of 32 entries or more searched a second time gets an index, so
     ///     that later lookups in it take constant time instead of reading its keys; 0 turns
     ///     indexes off.
-    /// - Throws: `PlistError` for a header, trailer or offset table that is not valid.
+    /// - Throws: `PlistError` for a header, trailer or offset-table entry that is not valid.
     public convenience init(bytes: Data, options: PlistReadOptions = .init(), maxIndexedEntries: Int = 1 << 22)
         throws(PlistError)
     {
@@ -56,14 +57,17 @@ public final class BinaryPlistFile: Sendable {
         bytes: Data, options: PlistReadOptions, maxIndexedEntries: Int, releasePages: (@Sendable (Data) -> Void)?
     ) throws(PlistError) {
         self.bytes = bytes
-        trailer = try BinaryTrailer(bytes.span, maxObjects: .max)
+        let storage = bytes
+        let didRead = releasePages.map { release in { release(storage) } }
+        trailer = try BinaryTrailer(bytes.span, maxObjects: .max, didRead: didRead)
         self.options = options
         self.maxIndexedEntries = maxIndexedEntries
         self.releasePages = releasePages
+        releasePages?(bytes)
     }
 
     /// Opens the binary property list in `bytes` (copied).
-    /// - Throws: `PlistError` for a header, trailer or offset table that is not valid.
+    /// - Throws: `PlistError` for a header, trailer or offset-table entry that is not valid.
     public convenience init(bytes: [UInt8], options: PlistReadOptions = .init()) throws(PlistError) {
         try self.init(bytes: Data(bytes), options: options)
     }
@@ -134,7 +138,7 @@ public final class BinaryPlistFile: Sendable {
         let storage = bytes
         let span = storage.span
         let place = try locate(span, steps, plutil: plutil)
-        var decoder = ObjectDecoder(trailer: trailer, options: options, slots: TouchedSlots())
+        var decoder = ObjectDecoder(trailer: trailer, options: options, slots: TouchedSlots(), mode: BuildingValues())
         return try decoder.object(span, place.ref, depth: steps.count).value
     }
 
@@ -154,10 +158,12 @@ public final class BinaryPlistFile: Sendable {
         let (count, start) = try trailer.length(span, place.marker, at: place.offset, unit: 2 * trailer.referenceSize)
         let keys = DictionaryKeys(minimumCapacity: count)
         var scratch: [UInt8] = []
+        var pages = PageRelease(file: self)
         for index in 0..<count {
-            let (key, keyOffset, contentBytes) = try trailer.checkedKey(span, entry: index, start: start, scratch: &scratch)
+            let (key, keyOffset, contentBytes) = try trailer.key(span, entry: index, start: start, scratch: &scratch)
             try budget.count(contentBytes: contentBytes, at: keyOffset)
             keys.append(key)
+            pages.didRead(at: keyOffset, contentBytes + 9)
         }
         return keys.keys
     }
@@ -189,7 +195,7 @@ public final class BinaryPlistFile: Sendable {
     func locate(_ span: Span<UInt8>, _ steps: [PlistPathStep], plutil: Bool) throws(PlistError) -> Place {
         let budget = ReadBudget(options)
         var ref = trailer.topObject
-        var offset = try trailer.checkedOffset(of: ref, in: span)
+        var offset = trailer.offset(of: ref, in: span)
         // The containers the path went through: meeting one again is a cycle.
         var passed: Set<Int> = []
         for (depth, step) in steps.enumerated() {
@@ -225,7 +231,7 @@ public final class BinaryPlistFile: Sendable {
                 throw PlistError(.noValueAtKeyPath(Self.keyPath(steps.prefix(depth + 1)).description), at: 0)
             }
             passed.insert(ref)
-            let nextOffset = try trailer.checkedOffset(of: next, in: span)
+            let nextOffset = trailer.offset(of: next, in: span)
             guard !passed.contains(next) else { throw PlistError(.cycle(object: next), at: nextOffset) }
             ref = next
             offset = nextOffset
@@ -259,25 +265,17 @@ public final class BinaryPlistFile: Sendable {
             return try trailer.reference(span, at: start + (count + index) * referenceSize)
         }
         var scratch: [UInt8] = []
+        // A long search reads a page or more per key: they are dropped as it goes.
+        var pages = PageRelease(file: self)
         // From the end: the last of repeated keys is the one whose value counts.
         for index in stride(from: count - 1, through: 0, by: -1) {
             let keyRef = try trailer.reference(span, at: start + index * referenceSize)
-            let keyOffset = try trailer.checkedOffset(of: keyRef, in: span)
-            let keyMarker = span[keyOffset]
-            let matches: Bool
-            switch keyMarker >> 4 {
-            case 0x5 where isASCII:
-                let (length, keyStart) = try trailer.length(span, keyMarker, at: keyOffset, unit: 1)
-                matches = span.extracting(keyStart..<keyStart + length).hasSameBytes(as: text.span)
-            case 0x5, 0x6:
-                guard
-                    case .string(let found) = try trailer.scalar(span, keyMarker, at: keyOffset, scratch: &scratch)
-                        .value
-                else { preconditionFailure("a 0x5X or 0x6X object reads as a string") }
-                matches = found.utf8.span.hasSameBytes(as: text.span)
-            default:
-                throw PlistError(.nonStringKey(marker: keyMarker), at: keyOffset)
-            }
+            pages.didRead(at: trailer.offset(of: keyRef, in: span), 16)
+            let matches =
+                switch try trailer.keyBytes(span, keyRef, scratch: &scratch) {
+                case .inFile(let range): span.extracting(range).hasSameBytes(as: text.span)
+                case .inScratch: scratch.span.hasSameBytes(as: text.span)
+                }
             if matches { return try trailer.reference(span, at: start + (count + index) * referenceSize) }
         }
         return nil
@@ -309,6 +307,33 @@ public final class BinaryPlistFile: Sendable {
                 case .index(let index): String(index)
                 }
             })
+    }
+}
+
+/// Tells a mapped file's `releasePages` about every 1 MiB read, so that resident memory follows
+/// what was read lately, not the file (`releasePages` decides whether enough is resident to
+/// drop; the hot pages, such as the offset table and shared keys, are read back from the page
+/// cache). Each read counts its size and its distance from the previous read, up to a page:
+/// the system maps pages around the one it reads in, so scattered small reads make memory
+/// resident that their sizes do not show.
+struct PageRelease {
+    let file: BinaryPlistFile
+    var sinceRelease = 0
+    /// The end of the last read.
+    var mark = 0
+
+    init(file: BinaryPlistFile) { self.file = file }
+
+    mutating func didRead(at offset: Int, _ byteCount: Int) {
+        guard file.releasePages != nil else { return }
+        sinceRelease += min(abs(offset - mark), 4096) + byteCount
+        mark = offset + byteCount
+        if sinceRelease >= 1 << 20 { release() }
+    }
+
+    mutating func release() {
+        sinceRelease = 0
+        file.releasePages?(file.bytes)
     }
 }
 
@@ -397,7 +422,7 @@ private struct KeyTable: Sendable {
     /// that reads.
     private static func key(_ span: Span<UInt8>, _ trailer: BinaryTrailer, start: Int, index: Int) -> Range<Int>? {
         guard let ref = try? trailer.reference(span, at: start + index * trailer.referenceSize),
-            let offset = try? trailer.checkedOffset(of: ref, in: span), span[offset] >> 4 == 0x5,
+            case let offset = trailer.offset(of: ref, in: span), span[offset] >> 4 == 0x5,
             let (length, keyStart) = try? trailer.length(span, span[offset], at: offset, unit: 1)
         else { return nil }
         return keyStart..<keyStart + length

@@ -12,10 +12,28 @@ import Foundation
 enum BinaryReader {
     static func read(_ bytes: Span<UInt8>, options: PlistReadOptions) throws(PlistError) -> Plist {
         let trailer = try BinaryTrailer(bytes, maxObjects: options.maxObjects)
-        try trailer.validateOffsets(bytes)
-        var decoder = ObjectDecoder(trailer: trailer, options: options, slots: CountedSlots(trailer: trailer))
+        var decoder = ObjectDecoder(
+            trailer: trailer, options: options, slots: CountedSlots(trailer: trailer), mode: BuildingValues())
         decoder.countReferences(bytes)
         return try decoder.object(bytes, trailer.topObject, depth: 0).value
+    }
+
+    /// Reads everything `read` reads, with the same checks, limits and errors, without building
+    /// any value: memory follows the number of objects (4 bytes each) and the shared ones, not
+    /// the values. `didRead` is told where each object read starts and about how many bytes
+    /// it takes, for a reader of a mapped file that drops the pages it has read
+    /// (`BinaryPlistFile`).
+    /// - Returns: what is known of each object: which are referenced more than once.
+    static func check(
+        _ bytes: Span<UInt8>, _ trailer: BinaryTrailer, options: PlistReadOptions,
+        didRead: ((_ offset: Int, _ byteCount: Int) -> Void)? = nil
+    ) throws(PlistError) -> CountedSlots {
+        var decoder = ObjectDecoder(
+            trailer: trailer, options: options, slots: CountedSlots(trailer: trailer),
+            mode: CheckingObjects(didRead: didRead))
+        decoder.countReferences(bytes)
+        _ = try decoder.object(bytes, trailer.topObject, depth: 0)
+        return decoder.slots
     }
 }
 
@@ -26,6 +44,9 @@ struct Decoded {
     var weight = ReadBudget.Weight(objects: 1)
     /// How many levels of containers it holds (0 for scalars).
     var height = 0
+
+    /// The value of what a decoder that builds no values (`CheckingObjects`) decodes.
+    static let placeholder = Plist.bool(false)
 }
 
 /// The keys of a dictionary decoded with distinct string keys, which a later dictionary with the
@@ -48,32 +69,34 @@ enum ObjectSlot {
 
 /// Where an `ObjectDecoder` keeps its `ObjectSlot` per object.
 protocol ObjectSlots {
-    /// Whether the reader checked the whole offset table before decoding (else each offset is
-    /// checked as it is used).
-    static var offsetsAreValidated: Bool { get }
     subscript(_ ref: Int) -> UInt32 { get set }
 }
 
 /// Slots for reading a whole file: one per object, filled by `ObjectDecoder.countReferences`,
 /// so that only objects referenced more than once are remembered.
 struct CountedSlots: ObjectSlots {
-    static var offsetsAreValidated: Bool { true }
     private var slots: [UInt32]
 
     init(trailer: BinaryTrailer) {
-        slots = Array(repeating: ObjectSlot.unreferenced, count: trailer.objectCount)
+        slots = Array(largeRepeating: ObjectSlot.unreferenced, count: trailer.objectCount)
     }
 
     subscript(_ ref: Int) -> UInt32 {
         get { slots[ref] }
         set { slots[ref] = newValue }
     }
+
+    /// Whether object `ref`, once decoded, is referenced more than once (or is the top object
+    /// and referenced again): a walk meets it again.
+    func isShared(_ ref: Int) -> Bool {
+        let slot = slots[ref]
+        return slot != ObjectSlot.referencedOnce && slot != ObjectSlot.unreferenced
+    }
 }
 
 /// Slots for reading part of a file (`BinaryPlistFile`): only the objects met are kept, and
 /// every one counts as shared (references were not counted), so memory follows what is read.
 struct TouchedSlots: ObjectSlots {
-    static var offsetsAreValidated: Bool { false }
     private var slots: [Int: UInt32] = [:]
 
     subscript(_ ref: Int) -> UInt32 {
@@ -82,14 +105,62 @@ struct TouchedSlots: ObjectSlots {
     }
 }
 
-/// Decodes objects of a `bplist00` file into `Plist` values, counting them against one
-/// `ReadBudget`: the whole file for `BinaryReader`, one subtree for `BinaryPlistFile`.
-struct ObjectDecoder<Slots: ObjectSlots> {
+/// What an `ObjectDecoder` makes of the objects it walks. The walk, and with it every check of
+/// references, cycles, depth, the read budget and dictionary keys, is the same whatever the
+/// mode: a mode only decides what is built, and how much of each scalar is read.
+protocol DecodingMode {
+    /// Whether `Plist` values are built; else every `Decoded.value` is `Decoded.placeholder`.
+    static var buildsValues: Bool { get }
+    /// Whether every scalar is read in full (its marker, text and number checked as the tree
+    /// reader reads them); else only the length of strings and data is read, for the content
+    /// it counts, and a key that is no string is left for a later reader to report.
+    static var checksScalars: Bool { get }
+    /// Called once for each dictionary walked, with where its key references start.
+    mutating func dictionary(_ bytes: Span<UInt8>, _ trailer: BinaryTrailer, _ ref: Int, start: Int, count: Int)
+    /// Called after each object is read, with where it starts and about how many bytes it took.
+    mutating func didRead(at offset: Int, _ byteCount: Int)
+}
+
+/// The tree reader's mode: every value built, every scalar read.
+struct BuildingValues: DecodingMode {
+    static var buildsValues: Bool { true }
+    static var checksScalars: Bool { true }
+    @inline(__always)
+    mutating func dictionary(_ bytes: Span<UInt8>, _ trailer: BinaryTrailer, _ ref: Int, start: Int, count: Int) {}
+    @inline(__always) mutating func didRead(at offset: Int, _ byteCount: Int) {}
+}
+
+/// The checker's mode (`BinaryReader.check`): every scalar read and checked, nothing built.
+struct CheckingObjects: DecodingMode {
+    static var buildsValues: Bool { false }
+    static var checksScalars: Bool { true }
+    let didReadBytes: ((_ offset: Int, _ byteCount: Int) -> Void)?
+
+    init(didRead: ((_ offset: Int, _ byteCount: Int) -> Void)?) { didReadBytes = didRead }
+
+    @inline(__always)
+    mutating func dictionary(_ bytes: Span<UInt8>, _ trailer: BinaryTrailer, _ ref: Int, start: Int, count: Int) {}
+    @inline(__always) mutating func didRead(at offset: Int, _ byteCount: Int) { didReadBytes?(offset, byteCount) }
+}
+
+/// Walks the objects of a `bplist00` file from one of them, checking each against the layout
+/// and counting them against one `ReadBudget`: the whole file for `BinaryReader`, one subtree
+/// for `BinaryPlistFile`. In `BuildingValues` mode it decodes them into `Plist` values.
+///
+/// The one walk of every binary reader: the tree reader, the checker (`plistconv lint
+/// --quick`, and the streaming XML writer before it writes), the lazy reader's values and the
+/// Codable decoder's weighing all run it, so they check the same things the same way.
+/// Invariants: a container met again while it is being walked is a cycle; containers nest at
+/// most `maxDepth` deep, counted from where the walk starts, a shared one at its deepest use;
+/// values and content count at every use of a shared object (its weight, remembered); every
+/// value of a dictionary is read, the one a repeated key replaces included.
+struct ObjectDecoder<Slots: ObjectSlots, Mode: DecodingMode> {
     let trailer: BinaryTrailer
     let budget: ReadBudget
     /// What is known of each object (see `ObjectSlots`). Only shared objects are remembered,
     /// so memory follows what the file really shares.
     var slots: Slots
+    var mode: Mode
     var memo: [Decoded] = []
     /// Reused buffer for transcoding UTF-16 strings.
     var scratch: [UInt8] = []
@@ -98,25 +169,21 @@ struct ObjectDecoder<Slots: ObjectSlots> {
     /// (`sharingKeys`), so the many dictionaries of one shape keep one copy of their keys.
     var keySets: [Int: KeySet] = [:]
 
-    init(trailer: BinaryTrailer, options: PlistReadOptions, slots: Slots) {
+    init(trailer: BinaryTrailer, options: PlistReadOptions, slots: Slots, mode: Mode) {
         self.trailer = trailer
         budget = ReadBudget(options)
         self.slots = slots
-    }
-
-    /// Where object `ref` starts, checked unless the whole offset table was.
-    @inline(__always)
-    private func objectOffset(_ bytes: Span<UInt8>, _ ref: Int) throws(PlistError) -> Int {
-        Slots.offsetsAreValidated ? trailer.offset(of: ref, in: bytes) : try trailer.checkedOffset(of: ref, in: bytes)
+        self.mode = mode
     }
 
     /// Counts the references to each object (up to "more than once"), reading every container
     /// whose length is valid; a container whose length is not is left to fail when decoded.
-    mutating func countReferences(_ bytes: Span<UInt8>) {
+    mutating func countReferences(_ bytes: Span<UInt8>) where Slots == CountedSlots {
         slots[trailer.topObject] = ObjectSlot.referencedOnce
         for object in 0..<trailer.objectCount {
             let offset = trailer.offset(of: object, in: bytes)
             let marker = bytes[offset]
+            mode.didRead(at: offset, 1)
             let isDictionary = marker >> 4 == 0xD
             guard isDictionary || marker >> 4 == 0xA || marker >> 4 == 0xC,
                 let (count, start) = try? trailer.length(
@@ -139,15 +206,15 @@ struct ObjectDecoder<Slots: ObjectSlots> {
     mutating func object(_ bytes: Span<UInt8>, _ ref: Int, depth: Int) throws(PlistError) -> Decoded {
         let slot = slots[ref]
         if slot == ObjectSlot.inProgress {
-            throw PlistError(.cycle(object: ref), at: try objectOffset(bytes, ref))
+            throw PlistError(.cycle(object: ref), at: trailer.offset(of: ref, in: bytes))
         }
         if slot != ObjectSlot.unreferenced, slot < ObjectSlot.referencedOnce {
             let shared = memo[Int(slot - 1)]
             // Its deepest container is `shared.height - 1` levels inside it.
-            try budget.enter(depth: depth + shared.height - 1, at: try objectOffset(bytes, ref))
+            try budget.enter(depth: depth + shared.height - 1, at: trailer.offset(of: ref, in: bytes))
             return shared
         }
-        let offset = try objectOffset(bytes, ref)
+        let offset = trailer.offset(of: ref, in: bytes)
         let marker = bytes[offset]
         switch marker >> 4 {
         case 0xA, 0xC:
@@ -155,11 +222,25 @@ struct ObjectDecoder<Slots: ObjectSlots> {
         case 0xD:
             return try dictionary(bytes, ref, marker, at: offset, depth: depth)
         case 0x4, 0x5, 0x6:
-            let (value, contentBytes) = try trailer.scalar(bytes, marker, at: offset, scratch: &scratch)
+            let (value, contentBytes) = try scalar(bytes, marker, at: offset)
             return try remember(value, ref, contentBytes: contentBytes, at: offset)
         default:
-            return Decoded(value: try trailer.scalar(bytes, marker, at: offset, scratch: &scratch).value)
+            return Decoded(value: try scalar(bytes, marker, at: offset).value)
         }
+    }
+
+    /// The scalar at `offset`, as the mode reads it, and its bytes of content.
+    @inline(__always)
+    private mutating func scalar(
+        _ bytes: Span<UInt8>, _ marker: UInt8, at offset: Int
+    ) throws(PlistError) -> (value: Plist, contentBytes: Int) {
+        if Mode.buildsValues { return try trailer.scalar(bytes, marker, at: offset, scratch: &scratch) }
+        let contentBytes =
+            Mode.checksScalars
+            ? try trailer.checkScalar(bytes, marker, at: offset, scratch: &scratch)
+            : try trailer.scalarContentBytes(bytes, marker, at: offset)
+        mode.didRead(at: offset, contentBytes + 9)
+        return (Decoded.placeholder, contentBytes)
     }
 
     private mutating func remember(
@@ -206,17 +287,18 @@ struct ObjectDecoder<Slots: ObjectSlots> {
     ) throws(PlistError) -> Decoded {
         let isShared = try enter(ref, at: offset, depth: depth)
         let (count, start) = try trailer.length(bytes, marker, at: offset, unit: trailer.referenceSize)
-        var total = Decoded(value: .bool(false), height: 1)
+        mode.didRead(at: offset, count * trailer.referenceSize + 9)
+        var total = Decoded(value: Decoded.placeholder, height: 1)
         var elements: [Plist] = []
-        elements.reserveCapacity(min(count, budget.maxObjects))
+        if Mode.buildsValues { elements.reserveCapacity(min(count, budget.maxObjects)) }
         var position = start
         for _ in 0..<count {
             let child = try object(bytes, try trailer.reference(bytes, at: position), depth: depth + 1)
             try add(child, to: &total, at: offset)
-            elements.append(child.value)
+            if Mode.buildsValues { elements.append(child.value) }
             position += trailer.referenceSize
         }
-        total.value = .array(elements)
+        if Mode.buildsValues { total.value = .array(elements) }
         return finish(total, ref, isShared: isShared)
     }
 
@@ -225,42 +307,54 @@ struct ObjectDecoder<Slots: ObjectSlots> {
     ) throws(PlistError) -> Decoded {
         let isShared = try enter(ref, at: offset, depth: depth)
         let (count, start) = try trailer.length(bytes, marker, at: offset, unit: 2 * trailer.referenceSize)
-        var total = Decoded(value: .bool(false), height: 1)
-        // Another dictionary can have these key references only if its first key is shared.
-        let firstKey = count > 0 ? try trailer.reference(bytes, at: start) : nil
-        let keysHash = firstKey.map(mayMeetAgain) == true ? keyReferencesHash(bytes, start: start, count: count) : nil
-        if let keysHash, let keySet = keySets[keysHash], keySet.keys.count == count,
-            sameReferences(bytes, keySet.start, start, count: count)
-        {
-            let values = try values(sharingKeys: count, bytes, start: start, at: offset, depth: depth, &total)
-            total.value = .dictionary(PlistDictionary(keys: keySet.keys, values: values))
-            return finish(total, ref, isShared: isShared)
+        mode.didRead(at: offset, 2 * count * trailer.referenceSize + 9)
+        mode.dictionary(bytes, trailer, ref, start: start, count: count)
+        var total = Decoded(value: Decoded.placeholder, height: 1)
+        var keysHash: Int?
+        if Mode.buildsValues {
+            // Another dictionary can have these key references only if its first key is shared.
+            let firstKey = count > 0 ? try trailer.reference(bytes, at: start) : nil
+            keysHash = firstKey.map(mayMeetAgain) == true ? keyReferencesHash(bytes, start: start, count: count) : nil
+            if let keysHash, let keySet = keySets[keysHash], keySet.keys.count == count,
+                sameReferences(bytes, keySet.start, start, count: count)
+            {
+                let values = try values(sharingKeys: count, bytes, start: start, at: offset, depth: depth, &total)
+                total.value = .dictionary(PlistDictionary(keys: keySet.keys, values: values))
+                return finish(total, ref, isShared: isShared)
+            }
         }
         var keys: [String] = []
-        keys.reserveCapacity(min(count, budget.maxObjects))
         var values: [Plist] = []
-        values.reserveCapacity(min(count, budget.maxObjects))
+        if Mode.buildsValues {
+            keys.reserveCapacity(min(count, budget.maxObjects))
+            values.reserveCapacity(min(count, budget.maxObjects))
+        }
         var keyPosition = start
         var valuePosition = start + count * trailer.referenceSize
         for _ in 0..<count {
             let keyRef = try trailer.reference(bytes, at: keyPosition)
-            let keyOffset = try objectOffset(bytes, keyRef)
+            let keyOffset = trailer.offset(of: keyRef, in: bytes)
             let keyMarker = bytes[keyOffset]
-            guard keyMarker >> 4 == 0x5 || keyMarker >> 4 == 0x6 else {
+            if keyMarker >> 4 == 0x5 || keyMarker >> 4 == 0x6 {
+                let decodedKey = try object(bytes, keyRef, depth: depth + 1)
+                try budget.add(contentBytes: decodedKey.weight.contentBytes, to: &total.weight, at: offset)
+                if Mode.buildsValues {
+                    guard case .string(let key) = decodedKey.value else {
+                        preconditionFailure("a 0x5X or 0x6X object decodes to a string")
+                    }
+                    keys.append(key)
+                }
+            } else if Mode.checksScalars {
                 throw PlistError(.nonStringKey(marker: keyMarker), at: keyOffset)
             }
-            let decodedKey = try object(bytes, keyRef, depth: depth + 1)
-            guard case .string(let key) = decodedKey.value else {
-                preconditionFailure("a 0x5X or 0x6X object decodes to a string")
-            }
-            try budget.add(contentBytes: decodedKey.weight.contentBytes, to: &total.weight, at: offset)
+            // Every value is read, a repeated key's replaced one included.
             let child = try object(bytes, try trailer.reference(bytes, at: valuePosition), depth: depth + 1)
             try add(child, to: &total, at: offset)
-            keys.append(key)
-            values.append(child.value)
+            if Mode.buildsValues { values.append(child.value) }
             keyPosition += trailer.referenceSize
             valuePosition += trailer.referenceSize
         }
+        guard Mode.buildsValues else { return finish(total, ref, isShared: isShared) }
         if let unique = DictionaryKeys.checking(keys) {
             if let keysHash, keySets[keysHash] == nil { keySets[keysHash] = KeySet(start: start, keys: unique) }
             total.value = .dictionary(PlistDictionary(keys: unique, values: values))

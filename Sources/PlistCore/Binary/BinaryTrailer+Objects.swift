@@ -5,7 +5,7 @@ import Foundation
 #endif
 
 /// Reading single objects of a `bplist00` file, checked against the layout the trailer gives:
-/// shared by the tree reader (`ObjectDecoder`) and the object-by-object reader (`BinaryObjects`).
+/// shared by every binary reader.
 extension BinaryTrailer {
     /// The scalar object whose marker is at `offset`, and how many bytes of string or data it
     /// holds. Containers (`0xA`, `0xC`, `0xD`) are not scalars: the caller handles them first.
@@ -47,20 +47,78 @@ extension BinaryTrailer {
         }
     }
 
-    /// The key of entry `index` of a dictionary whose key references start at `start`, read
-    /// with its offset checked (the lazy reader's way), where its object is, and how many bytes
-    /// of text it holds.
-    /// - Throws: `.nonStringKey` at the key's object when it is not a string.
-    func checkedKey(
+    /// The key of entry `index` of a dictionary whose key references start at `start`, where
+    /// its object is, and how many bytes of text it holds.
+    /// - Throws: `.nonStringKey` at the key's object when it is not a string, or its errors.
+    func key(
         _ bytes: Span<UInt8>, entry index: Int, start: Int, scratch: inout [UInt8]
     ) throws(PlistError) -> (key: String, offset: Int, contentBytes: Int) {
         let keyRef = try reference(bytes, at: start + index * referenceSize)
-        let keyOffset = try checkedOffset(of: keyRef, in: bytes)
+        let keyOffset = offset(of: keyRef, in: bytes)
         let keyMarker = bytes[keyOffset]
         guard keyMarker >> 4 == 0x5 || keyMarker >> 4 == 0x6,
             case (.string(let key), let contentBytes) = try scalar(bytes, keyMarker, at: keyOffset, scratch: &scratch)
         else { throw PlistError(.nonStringKey(marker: keyMarker), at: keyOffset) }
         return (key, keyOffset, contentBytes)
+    }
+
+    /// Checks the scalar object whose marker is at `offset` as `scalar(_:_:at:scratch:)` reads
+    /// it (the same lengths, text and numbers), without building its value; returns how many
+    /// bytes of string or data it holds. `scratch` is reused for UTF-16 text.
+    func checkScalar(
+        _ bytes: Span<UInt8>, _ marker: UInt8, at offset: Int, scratch: inout [UInt8]
+    ) throws(PlistError) -> Int {
+        switch marker >> 4 {
+        case 0x4:
+            return try length(bytes, marker, at: offset, unit: 1).count
+        case 0x5:
+            let (count, start) = try length(bytes, marker, at: offset, unit: 1)
+            try checkASCII(bytes, start, count)
+            return count
+        case 0x6:
+            let (count, start) = try length(bytes, marker, at: offset, unit: 2)
+            scratch.removeAll(keepingCapacity: true)
+            try UnicodeText.appendUTF16(bytes, from: start, to: start + 2 * count, bigEndian: true, to: &scratch)
+            return 2 * count
+        default:
+            // Booleans, numbers, dates and UIDs are built without allocating.
+            return try scalar(bytes, marker, at: offset, scratch: &scratch).contentBytes
+        }
+    }
+
+    /// How many bytes of string or data the scalar whose marker is at `offset` holds, by its
+    /// length alone (0 for other scalars); its text and the other scalars are not checked.
+    /// - Throws: the length's errors.
+    func scalarContentBytes(_ bytes: Span<UInt8>, _ marker: UInt8, at offset: Int) throws(PlistError) -> Int {
+        switch marker >> 4 {
+        case 0x4, 0x5: try length(bytes, marker, at: offset, unit: 1).count
+        case 0x6: 2 * (try length(bytes, marker, at: offset, unit: 2).count)
+        default: 0
+        }
+    }
+
+    /// The UTF-8 bytes of the string object `ref` (a dictionary key): its own bytes for an
+    /// ASCII string, else its text transcoded into `scratch`. Two keys are the same key exactly
+    /// when these bytes are (the key identity of `PlistDictionary`).
+    /// - Throws: `.nonStringKey` at the object when it is not a string, or the string's errors.
+    func keyBytes(
+        _ bytes: Span<UInt8>, _ ref: Int, scratch: inout [UInt8]
+    ) throws(PlistError) -> KeyBytes {
+        let offset = offset(of: ref, in: bytes)
+        let marker = bytes[offset]
+        switch marker >> 4 {
+        case 0x5:
+            let (count, start) = try length(bytes, marker, at: offset, unit: 1)
+            try checkASCII(bytes, start, count)
+            return .inFile(start..<start + count)
+        case 0x6:
+            let (count, start) = try length(bytes, marker, at: offset, unit: 2)
+            scratch.removeAll(keepingCapacity: true)
+            try UnicodeText.appendUTF16(bytes, from: start, to: start + 2 * count, bigEndian: true, to: &scratch)
+            return .inScratch
+        default:
+            throw PlistError(.nonStringKey(marker: marker), at: offset)
+        }
     }
 
     /// The end of an object of `size` bytes after the marker at `offset`, if it ends inside
@@ -142,9 +200,21 @@ extension BinaryTrailer {
         if var text = try? UTF8Span(validating: span), text.checkForASCII() {
             return String(copying: text)
         }
+        throw nonASCII(span, at: start)
+    }
+
+    /// Checks that the `count` bytes at `start` are ASCII, as `asciiString` does.
+    func checkASCII(_ bytes: Span<UInt8>, _ start: Int, _ count: Int) throws(PlistError) {
+        let span = bytes.extracting(start..<start + count)
+        guard !span.isASCII else { return }
+        throw nonASCII(span, at: start)
+    }
+
+    /// The error for `span`, which holds a byte above 0x7F, at `start`.
+    private func nonASCII(_ span: Span<UInt8>, at start: Int) -> PlistError {
         var index = 0
         while span[index] < 0x80 { index += 1 }
-        throw PlistError(.nonASCIIString, at: start + index)
+        return PlistError(.nonASCIIString, at: start + index)
     }
 
     /// Reads the object reference at `position` and checks it names an existing object.
@@ -155,4 +225,12 @@ extension BinaryTrailer {
         }
         return Int(ref)
     }
+}
+
+/// Where the UTF-8 bytes of a dictionary key are (`BinaryTrailer.keyBytes`).
+enum KeyBytes {
+    /// In the file: an ASCII string object's own bytes.
+    case inFile(Range<Int>)
+    /// In the scratch buffer given: a UTF-16 string transcoded.
+    case inScratch
 }

@@ -1,5 +1,8 @@
 /// The layout facts of a `bplist00` file, read from its header and 32-byte trailer and checked
-/// against the file's size so that every later offset computation stays inside the input.
+/// against the file's size, with every entry of its offset table, so that every later offset
+/// computation stays inside the input. Every binary reader (the tree reader, the checker, the
+/// streaming writer, the lazy reader and the Codable decoder's objects) starts from one: the
+/// offset table is checked once, in one linear pass, whatever is read afterwards.
 struct BinaryTrailer {
     /// Width in bytes of each offset-table entry (1...8).
     let offsetSize: Int
@@ -14,8 +17,14 @@ struct BinaryTrailer {
 
     static let size = 32
 
-    // Invariant after init: 8 < tableOffset, tableOffset + objectCount * offsetSize + 32 == bytes.count.
-    init(_ bytes: Span<UInt8>, maxObjects: Int) throws(PlistError) {
+    // Invariant after init: 8 < tableOffset, tableOffset + objectCount * offsetSize + 32 == bytes.count,
+    // and every offset-table entry lies in 8..<tableOffset.
+    /// Reads the header and trailer of `bytes` and checks every entry of the offset table.
+    /// `didRead` is told about the table as it is read (in parts of about 1 MiB), for a reader of a
+    /// mapped file that drops the pages it has read (`BinaryPlistFile`).
+    /// - Throws: `PlistError` for a header or trailer that is not valid, more than `maxObjects`
+    ///   objects, or an offset-table entry outside the object area.
+    init(_ bytes: Span<UInt8>, maxObjects: Int, didRead: (() -> Void)? = nil) throws(PlistError) {
         guard !bytes.isEmpty else { throw PlistError(.emptyInput, at: 0) }
         let magic: [UInt8] = Array("bplist".utf8)
         for (index, byte) in magic.enumerated() {
@@ -78,31 +87,27 @@ struct BinaryTrailer {
         self.objectCount = Int(objectCount)
         self.topObject = Int(topObject)
         self.tableOffset = Int(tableOffset)
+        try validateOffsets(bytes, didRead: didRead)
     }
 
     /// Checks that every offset-table entry points into the object area (after the header,
     /// before the offset table).
-    func validateOffsets(_ bytes: Span<UInt8>) throws(PlistError) {
+    /// - Throws: `.objectOffsetOutOfRange` at the first entry that does not.
+    private func validateOffsets(_ bytes: Span<UInt8>, didRead: (() -> Void)?) throws(PlistError) {
+        var position = tableOffset
+        let part = (1 << 20) / offsetSize
         for object in 0..<objectCount {
-            _ = try checkedOffset(of: object, in: bytes)
+            let offset = readUInt(bytes, at: position, width: offsetSize)
+            guard offset >= 8, offset < UInt64(tableOffset) else {
+                throw PlistError(.objectOffsetOutOfRange(object: object, offset: offset), at: position)
+            }
+            position += offsetSize
+            if object % part == part - 1 { didRead?() }
         }
     }
 
-    /// The byte offset of object `object` (which must be below `objectCount`), checked to lie in
-    /// the object area: the lazy reader checks each offset it uses instead of the whole table.
-    /// - Throws: `.objectOffsetOutOfRange` at the offset-table entry.
-    @inline(__always)
-    func checkedOffset(of object: Int, in bytes: Span<UInt8>) throws(PlistError) -> Int {
-        let position = tableOffset + object * offsetSize
-        let offset = readUInt(bytes, at: position, width: offsetSize)
-        guard offset >= 8, offset < UInt64(tableOffset) else {
-            throw PlistError(.objectOffsetOutOfRange(object: object, offset: offset), at: position)
-        }
-        return Int(offset)
-    }
-
-    /// The byte offset of object `object` (which must be below `objectCount`), for readers
-    /// that checked the whole offset table with `validateOffsets`.
+    /// The byte offset of object `object` (which must be below `objectCount`): inside the
+    /// object area, which `init` checked for every entry.
     @inline(__always)
     func offset(of object: Int, in bytes: Span<UInt8>) -> Int {
         Int(truncatingIfNeeded: readUInt(bytes, at: tableOffset + object * offsetSize, width: offsetSize))

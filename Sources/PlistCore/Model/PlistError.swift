@@ -111,6 +111,9 @@ public struct PlistError: Error, Hashable, Sendable, CustomStringConvertible {
         /// A file could not be read or written (the message gives the system's reason).
         public static let io = Code("io")
 
+        /// The input is larger than what is read into memory under the read limits.
+        public static let inputTooLarge = Code("inputTooLarge")
+
         /// Nothing at a key path (`keyPath` is as much of the path as names the missing value).
         public static let noValueAtKeyPath = Code("noValueAtKeyPath")
 
@@ -203,6 +206,8 @@ public struct PlistError: Error, Hashable, Sendable, CustomStringConvertible {
         case dtdDeclaration
         /// A file could not be read or written (`reason` is the system's explanation).
         case io(reason: String)
+        /// The input is larger than `limit` bytes, the most read into memory under the read limits.
+        case inputTooLarge(limit: Int)
         /// Nothing at a key path (`keyPath` is as much of it as names the missing value).
         case noValueAtKeyPath(String)
         /// A key path where a value is being added already holds one.
@@ -231,8 +236,9 @@ public struct PlistError: Error, Hashable, Sendable, CustomStringConvertible {
     /// What went wrong.
     public var code: Code { kind.code }
 
-    /// A sentence that says what is wrong, without the location.
-    public var message: String { kind.message }
+    /// A sentence that says what is wrong, without the location. It is one line: control
+    /// characters of key paths, keys and names in it are escaped (`\n`, `\u{1B}`).
+    public var message: String { kind.message.escapingControlCharacters }
 
     /// The key path of the value the problem concerns, where there is one (a missing key, a
     /// value a format cannot hold).
@@ -255,9 +261,9 @@ public struct PlistError: Error, Hashable, Sendable, CustomStringConvertible {
 
     /// The problem and its location on one line.
     public var description: String {
-        if let position { return "\(position.line):\(position.column): \(kind.message)" }
-        if let byteOffset { return "byte \(byteOffset): \(kind.message)" }
-        return kind.message
+        if let position { return "\(position.line):\(position.column): \(message)" }
+        if let byteOffset { return "byte \(byteOffset): \(message)" }
+        return message
     }
 }
 
@@ -265,7 +271,7 @@ extension PlistError.Kind {
     /// Whether the problem lies at a place in the input, which the error then names.
     var concernsInput: Bool {
         switch self {
-        case .emptyInput, .unknownFormat, .io, .noValueAtKeyPath, .valueExistsAtKeyPath, .notAContainer,
+        case .emptyInput, .unknownFormat, .io, .inputTooLarge, .noValueAtKeyPath, .valueExistsAtKeyPath, .notAContainer,
             .unexpectedType, .unrepresentable, .outputTooLarge, .writerMisuse:
             false
         default: true
@@ -308,6 +314,7 @@ extension PlistError.Kind {
         case .invalidValue: .invalidValue
         case .dtdDeclaration: .dtdDeclaration
         case .io: .io
+        case .inputTooLarge: .inputTooLarge
         case .noValueAtKeyPath: .noValueAtKeyPath
         case .valueExistsAtKeyPath: .valueExistsAtKeyPath
         case .notAContainer: .notAContainer
@@ -389,6 +396,9 @@ extension PlistError.Kind {
             "DTD declarations (internal subsets, entities) are not allowed in property lists"
         case .io(let reason):
             reason
+        case .inputTooLarge(let limit):
+            "the input is larger than \(limit) bytes, the most read into memory under the read limits "
+                + "(raise maxContentBytes or maxObjects to allow more)"
         case .noValueAtKeyPath(let keyPath):
             "no value at key path \"\(keyPath)\""
         case .valueExistsAtKeyPath(let keyPath):
@@ -407,6 +417,37 @@ extension PlistError.Kind {
         case .unexpectedType(let keyPath, let expected, let found):
             "the value at key path \"\(keyPath)\" is a \(found), not \(article(expected)) \(expected)"
         }
+    }
+}
+
+extension String {
+    /// The text with every character that could end a line or steer a terminal written as an
+    /// escape: line feed, carriage return and tab as `\n`, `\r`, `\t`, the other C0 and C1
+    /// controls, DEL and the Unicode line and paragraph separators as `\u{1B}`. Messages are
+    /// one line whatever the keys and names in them hold, so that none can add or forge a line
+    /// of a report. Text without such characters is returned as it is, so escaping twice
+    /// changes nothing.
+    package var escapingControlCharacters: String {
+        guard unicodeScalars.contains(where: Self.needsEscape) else { return self }
+        var escaped = ""
+        escaped.reserveCapacity(utf8.count + 8)
+        for scalar in unicodeScalars {
+            guard Self.needsEscape(scalar) else {
+                escaped.unicodeScalars.append(scalar)
+                continue
+            }
+            switch scalar {
+            case "\n": escaped += "\\n"
+            case "\r": escaped += "\\r"
+            case "\t": escaped += "\\t"
+            default: escaped += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+            }
+        }
+        return escaped
+    }
+
+    private static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar == "\u{2028}" || scalar == "\u{2029}"
     }
 }
 

@@ -23,9 +23,10 @@ public enum PlistFormat: String, Hashable, Sendable, CaseIterable {
         }
     }
 
-    /// The format of `bytes`, judged from their first bytes; `nil` when they are empty or
-    /// start with no byte-order mark, whitespace or character a property list can start with.
-    /// ASCII white space alone is OpenStep (an empty `.strings` file).
+    /// The format of `bytes`, judged from their first 4,096 bytes and nothing after them (so
+    /// that a reader of a stream decides from what it has buffered); `nil` when they are empty
+    /// or start with no byte-order mark, whitespace or character a property list can start
+    /// with. ASCII white space alone is OpenStep (an empty `.strings` file).
     ///
     /// `bplist` means binary; `<?xml`, `<!DOCTYPE` or `<plist` (after an optional byte-order mark
     /// and whitespace, in UTF-8, UTF-16 or UTF-32) means XML; `[`, or `{` followed by `}` or by a
@@ -36,13 +37,20 @@ public enum PlistFormat: String, Hashable, Sendable, CaseIterable {
         return ASCIIStart.detect(bytes) ?? detectByDecoding(bytes)
     }
 
+    /// How many bytes `detect(_:)` looks at.
+    package static let detectionLength = ASCIIStart.limit
+
     /// `detect(_:)` for text: decodes the first 4 KB into scalars and judges from them. The
     /// reference for `ASCIIStart`, which takes most documents without decoding.
     static func detectByDecoding(_ bytes: Span<UInt8>) -> PlistFormat? {
         let text = TextPrefix(bytes)
         guard let first = text.firstNonWhitespace else {
-            // White space alone is an empty `.strings` file, as CoreFoundation reads it.
-            let isBlank = !bytes.isEmpty && bytes.indices.allSatisfy { [0x20, 0x09, 0x0A, 0x0D].contains(bytes[$0]) }
+            // White space alone is an empty `.strings` file, as CoreFoundation reads it (and white
+            // space up to `detectionLength` is left to the OpenStep reader, as CoreFoundation
+            // leaves text that is neither binary nor XML).
+            let isBlank =
+                !bytes.isEmpty
+                && (0..<min(bytes.count, ASCIIStart.limit)).allSatisfy { [0x20, 0x09, 0x0A, 0x0D].contains(bytes[$0]) }
             return isBlank ? .openStep : nil
         }
         if text.hasPrefix("<?xml", from: first) || text.hasPrefix("<!", from: first)
@@ -147,7 +155,7 @@ private struct TextPrefix {
     private var scalars: [Unicode.Scalar] = []
 
     init(_ bytes: Span<UInt8>) {
-        let limit = min(bytes.count, 4096)
+        let limit = min(bytes.count, ASCIIStart.limit)
         var raw: [UInt8] = []
         raw.reserveCapacity(limit)
         for i in 0..<limit { raw.append(bytes[i]) }

@@ -1,0 +1,227 @@
+import PlistCore
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+#if canImport(FoundationEssentials)
+package import FoundationEssentials
+#else
+package import Foundation
+#endif
+
+/// An input opened to read a property list from, checked by its type before anything is read:
+/// a regular file, or a stream (standard input, a pipe, a FIFO, a socket, a terminal). Its
+/// first bytes are read at once and kept, and the format is judged from them alone
+/// (`PlistFormat.detect` looks at no more), so every way of reading the input (whole, mapped,
+/// in chunks) starts from the same bytes and the same format, and a stream loses nothing.
+///
+/// Opening never waits: a path is opened non-blocking, so a FIFO that no process writes to is
+/// an empty input at once, not a wait without end (decision: docs/SECURITY.md, "Inputs").
+/// Block devices and folders are refused, and so is a character device (`/dev/zero` would be
+/// read without end) unless it is a terminal, read like a pipe until its end of file, or ends
+/// within the first bytes (`/dev/null`). Reading into memory stops at a limit that the read
+/// options give (`limit(for:)`), before allocating for a regular file.
+package final class PlistInput {
+    /// What the input is.
+    package enum Kind: Equatable {
+        /// A regular file of `size` bytes (by `fstat`, when it was opened).
+        case regularFile(size: Int)
+        /// Standard input, a pipe, a FIFO, a socket or a terminal: read once, in order.
+        case stream
+    }
+
+    /// The path it was opened from, or its name (`-` for standard input).
+    package let path: String
+    package let kind: Kind
+    /// Up to `PlistFormat.detectionLength` bytes from the start; fewer when the input is shorter.
+    package let head: [UInt8]
+    private let fd: Int32
+    private let ownsDescriptor: Bool
+    /// Whether the input ended within `head`.
+    private let endedInHead: Bool
+
+    /// Opens the file at `path` and reads its first bytes.
+    /// - Throws: `PlistError` with `.io` when it cannot be opened or read, or is a folder or a
+    ///   device other than a terminal.
+    package init(path: String) throws(PlistError) {
+        self.path = path
+        // Non-blocking: opening a FIFO for reading otherwise waits for a writer, maybe forever.
+        fd = unsafe open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard fd >= 0 else { throw FileIO.systemError() }
+        ownsDescriptor = true
+        do throws(PlistError) {
+            let (kind, isDevice) = try Self.kind(of: fd)
+            self.kind = kind
+            if kind == .stream, !isDevice {
+                // Reads wait for data from here on, as they do on standard input; a FIFO
+                // without a writer reads as empty. (A device stays non-blocking: one that has
+                // nothing to read at once is refused.)
+                let flags = fcntl(fd, F_GETFL)
+                guard flags >= 0, fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) == 0 else { throw FileIO.systemError() }
+            }
+            (head, endedInHead) = try Self.readHead(fd, isDevice: isDevice)
+        } catch {
+            close(fd)
+            throw error
+        }
+    }
+
+    /// Reads from the open descriptor `fd` (standard input is 0), from where it stands, which
+    /// stays open; `name` is the name to give it (`-` for standard input). A regular file not
+    /// read from its start is read as a stream.
+    /// - Throws: as `init(path:)`.
+    package init(fileDescriptor fd: Int32, name: String) throws(PlistError) {
+        path = name
+        self.fd = fd
+        ownsDescriptor = false
+        let (kind, isDevice) = try Self.kind(of: fd)
+        self.kind = kind != .stream && lseek(fd, 0, SEEK_CUR) != 0 ? .stream : kind
+        (head, endedInHead) = try Self.readHead(fd, isDevice: isDevice)
+    }
+
+    /// Opens `path`, or standard input for `-` (plistconv's spelling).
+    package static func opening(_ path: String) throws(PlistError) -> PlistInput {
+        path == "-" ? try PlistInput(fileDescriptor: 0, name: path) : try PlistInput(path: path)
+    }
+
+    deinit {
+        if ownsDescriptor { close(fd) }
+    }
+
+    /// What the descriptor `fd` is, and whether it is a character device other than a
+    /// terminal; folders and block devices are refused.
+    private static func kind(of fd: Int32) throws(PlistError) -> (Kind, isDevice: Bool) {
+        var info = stat()
+        guard unsafe fstat(fd, &info) == 0 else { throw FileIO.systemError() }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: return (.regularFile(size: Int(info.st_size)), false)
+        case S_IFDIR: throw PlistError(.io(reason: unsafe String(cString: strerror(EISDIR))), at: 0)
+        case S_IFCHR: return (.stream, isatty(fd) != 1)
+        case S_IFBLK: throw PlistError(.io(reason: "a block device (only files, pipes and terminals are read)"), at: 0)
+        default: return (.stream, false)
+        }
+    }
+
+    static let deviceRefused = PlistError(
+        .io(reason: "a character device (only files, pipes and terminals are read)"), at: 0)
+
+    /// The first bytes of `fd`, up to `PlistFormat.detectionLength`, and whether it ended there.
+    /// A device (`isDevice`) must end there, at once.
+    private static func readHead(_ fd: Int32, isDevice: Bool) throws(PlistError) -> ([UInt8], Bool) {
+        guard isDevice else { return try readHead(fd) }
+        guard let (head, ended) = try? readHead(fd), ended else { throw deviceRefused }
+        return (head, ended)
+    }
+
+    /// The first bytes of `fd`, up to `PlistFormat.detectionLength`, and whether it ended there.
+    private static func readHead(_ fd: Int32) throws(PlistError) -> ([UInt8], Bool) {
+        let length = PlistFormat.detectionLength
+        var failure: PlistError?
+        var ended = false
+        // SAFETY: `read` writes at most `buffer.count - filled` bytes at `filled` inside the
+        // array's uninitialized capacity; `filled` bytes are initialized when it returns.
+        let head = unsafe [UInt8](unsafeUninitializedCapacity: length) { buffer, filled in
+            filled = 0
+            while filled < length {
+                let count = unsafe read(fd, buffer.baseAddress! + filled, length - filled)
+                if count == 0 {
+                    ended = true
+                    break
+                }
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    failure = FileIO.systemError()
+                    break
+                }
+                filled += count
+            }
+        }
+        if let failure { throw failure }
+        return (head, ended)
+    }
+
+    /// The format its first bytes say (`PlistFormat.detect`).
+    /// - Throws: `.emptyInput` or `.unknownFormat`.
+    package func format() throws(PlistError) -> PlistFormat {
+        guard !head.isEmpty else { throw PlistError(.emptyInput, at: 0) }
+        guard let format = PlistFormat.detect(head) else { throw PlistError(.unknownFormat, at: 0) }
+        return format
+    }
+
+    /// The most bytes read into memory under `options`: the content they allow, and 64 bytes
+    /// for each value they allow (its markup, references, white space), which any input whose
+    /// value stays within them needs, except one padded with white space, comments or objects
+    /// that nothing refers to. 2 GiB with the default options.
+    package static func limit(for options: PlistReadOptions) -> Int {
+        let (markup, overflow) = max(options.maxObjects, 0).multipliedReportingOverflow(by: 64)
+        let (total, overflow2) = max(options.maxContentBytes, 0).addingReportingOverflow(markup)
+        return overflow || overflow2 ? .max : total
+    }
+
+    /// Everything in the input, its first bytes included, read into memory: a regular file into
+    /// one buffer of its size, checked against `limit` before it is allocated.
+    /// - Throws: `.inputTooLarge` past `limit`, `.io` when reading fails.
+    package func contents(limit: Int) throws(PlistError) -> Data {
+        if endedInHead {
+            guard head.count <= limit else { throw PlistError(.inputTooLarge(limit: limit), at: 0) }
+            return Data(head)
+        }
+        switch kind {
+        case .regularFile(let size):
+            guard size <= limit else { throw PlistError(.inputTooLarge(limit: limit), at: 0) }
+            return try FileIO.contents(ofRegularFile: fd, size: size, limit: limit, after: head)
+        case .stream:
+            return try FileIO.contents(ofDescriptor: fd, limit: limit, after: head)
+        }
+    }
+
+    /// The input's bytes for reading parts of them: a regular file memory-mapped whatever its
+    /// size (the system reads a page when it is first touched, and may drop it again), a stream
+    /// read into memory within `limit`. Returns whether they are mapped
+    /// (`FileIO.releaser()` drops their pages).
+    /// - Throws: as `contents(limit:)`, or `.io` when the file cannot be mapped.
+    package func mapped(limit: Int) throws(PlistError) -> (bytes: Data, isMapped: Bool) {
+        guard case .regularFile(let size) = kind, size > 0, !endedInHead else {
+            return (try contents(limit: limit), false)
+        }
+        return (try FileIO.mapped(fd, size: size), true)
+    }
+
+    /// Calls `body` with a function that reads the input in chunks of `chunkSize` bytes (the
+    /// first bytes first), an empty chunk at its end.
+    package func readingChunks(
+        chunkSize: Int = 1 << 20, _ body: (_ read: () throws(PlistError) -> [UInt8]) throws(PlistError) -> Void
+    ) throws(PlistError) {
+        var pending = head
+        var ended = endedInHead
+        try body { () throws(PlistError) -> [UInt8] in
+            var chunk = pending
+            pending = []
+            if !ended {
+                let wanted = max(chunkSize - chunk.count, 1)
+                let more = try FileIO.readUpTo(wanted, from: fd)
+                if more.count < wanted { ended = true }
+                chunk += more
+            }
+            return chunk
+        }
+    }
+
+    /// Calls `scan` with every byte of a regular file, in chunks, read with `pread` from its
+    /// start (so the reads that follow are not moved); for a stream, does nothing.
+    /// - Throws: `.io` when reading fails.
+    package func scanning(_ scan: (_ chunk: Span<UInt8>) -> Void) throws(PlistError) {
+        guard case .regularFile = kind else { return }
+        var offset = 0
+        while true {
+            let chunk = try FileIO.readBack(fd, offset: offset, count: 1 << 20)
+            if chunk.isEmpty { return }
+            scan(chunk.span)
+            offset += chunk.count
+        }
+    }
+}
