@@ -24,7 +24,7 @@ func storeBenchmarks() {
     let foundationFolder = String(Preferences.foundationFile(forDomain: "x").dropLast("/x.plist".count))
     let container = AppContainer(root: folder + "/store")
     @Sendable func entries(_ count: Int) -> PlistDictionary {
-        OrderedDictionary(
+        PlistDictionary(
             uniqueKeysWithValues: (0..<count).map { ("key-\($0)", Plist.string("value \($0) of the domain")) })
     }
     let configuration = Benchmark.Configuration(
