@@ -114,7 +114,13 @@ private struct XMLScan {
     /// (The Codable decoder reads the table in place, and finds a key by its first entry.)
     var isForTree = false
 
-    init(options: PlistReadOptions) { budget = ReadBudget(options) }
+    /// How `<date>` text is read.
+    let dateRules: DateRules
+
+    init(options: PlistReadOptions) {
+        budget = ReadBudget(options)
+        dateRules = options.dateRules
+    }
 
     // MARK: Document
 
@@ -411,7 +417,7 @@ private struct XMLScan {
         case .real:
             node.end = try XMLScalars.real(text).bitPattern
         default:
-            node.end = try XMLScalars.date(text).timeIntervalSinceReferenceDate.bitPattern
+            node.end = try XMLScalars.date(text, rules: dateRules).timeIntervalSinceReferenceDate.bitPattern
         }
     }
 

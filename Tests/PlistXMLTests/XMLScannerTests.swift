@@ -332,7 +332,7 @@ import Testing
         "<integer>12x</integer>",
         "<integer>99999999999999999999</integer>",
         "<real>1.5.5</real>",
-        "<date>2001-02-30T00:00:00Z</date>",
+        "<date>2001-02-30T00:00:00</date>",
         "<true>yes</true>",
         "<unknown/>",
         "<array><plist/></array>",
