@@ -79,7 +79,7 @@ enum XMLScalars {
     /// CoreFoundation and Foundation's coders both read it; `rules` say which date the fields
     /// stand for. A field past its range is not refused: both carry it into the next
     /// (`2024-01-32` is February 1; older Foundation encoders wrote such dates).
-    static func date(_ text: Span<UInt8>, rules: DateRules) throws(Rejection) -> Date {
+    static func date(_ text: Span<UInt8>, rules: FoundationRules) throws(Rejection) -> Date {
         var fields = DateFields()
         var index = 0
         if index < text.count, text[index] == UInt8(ascii: "-") {

@@ -65,7 +65,7 @@ package enum XMLScanner {
         }
         return XMLTable(
             document: document, nodes: scan.nodes, children: scan.children, keyPrefixes: scan.keyPrefixes,
-            keyEntries: scan.keyEntries, budget: ReadBudget(options))
+            keyEntries: scan.keyEntries, containerStarts: scan.containerStarts, budget: ReadBudget(options))
     }
 }
 
@@ -99,6 +99,8 @@ private struct XMLScan {
     var children: [Int32] = []
     var keyPrefixes: [UInt64] = []
     var keyEntries: [UInt32] = []
+    /// Per container, in document order: its node (high 32 bits) and where its start tag ends.
+    var containerStarts: [UInt64] = []
     /// The children of the open containers, innermost last.
     var pending: [Int32] = []
     /// The innermost open container (kept apart: it changes at every element), and the others.
@@ -115,11 +117,11 @@ private struct XMLScan {
     var isForTree = false
 
     /// How `<date>` text is read.
-    let dateRules: DateRules
+    let rules: FoundationRules
 
     init(options: PlistReadOptions) {
         budget = ReadBudget(options)
-        dateRules = options.dateRules
+        rules = options.rules
     }
 
     // MARK: Document
@@ -334,6 +336,7 @@ private struct XMLScan {
                 throw Decline()
             }
             nodes.append(XMLTable.Node(kind: kind, flags: 0, start: 0, end: 0))
+            containerStarts.append(UInt64(node) << 32 | UInt64(position))
             if let current { outer.append(current) }
             current = Frame(node: node, isDictionary: kind == .dictionary, firstPending: pending.count)
             if isEmpty { try finish(bytes) }
@@ -417,7 +420,7 @@ private struct XMLScan {
         case .real:
             node.end = try XMLScalars.real(text).bitPattern
         default:
-            node.end = try XMLScalars.date(text, rules: dateRules).timeIntervalSinceReferenceDate.bitPattern
+            node.end = try XMLScalars.date(text, rules: rules).timeIntervalSinceReferenceDate.bitPattern
         }
     }
 

@@ -95,6 +95,9 @@ package final class XMLTable: IndexedPlist {
     /// For every pair of words of an `indexedKeys` dictionary in `keyPrefixes`, the index of its
     /// key's entry in its dictionary (zero for other dictionaries, or missing after the last).
     private let keyEntries: [UInt32]
+    /// Per container, in document order: its node (high 32 bits) and where its start tag ends
+    /// (low 32 bits), for error messages.
+    private let containerStarts: [UInt64]
     /// Its limits: containers are entered at most `maxDepth` deep.
     private let budget: ReadBudget
     /// What `prefetch` read, kept so that its reads are not optimized away.
@@ -102,19 +105,58 @@ package final class XMLTable: IndexedPlist {
 
     init(
         document: Data, nodes: [Node], children: [Int32], keyPrefixes: [UInt64], keyEntries: [UInt32],
-        budget: ReadBudget
+        containerStarts: [UInt64], budget: ReadBudget
     ) {
         self.document = document
         self.nodes = nodes
         self.children = children
         self.keyPrefixes = keyPrefixes
         self.keyEntries = keyEntries
+        self.containerStarts = containerStarts
         self.budget = budget
     }
 
     package var top: Int { 0 }
 
-    package func location(of node: Int) -> String { "" }
+    /// `, at line L, column C` (`position(of:)`); empty for the top value, as for the other
+    /// text formats (an error there concerns the whole document).
+    package func location(of node: Int) -> String {
+        guard node != top else { return "" }
+        let position = position(of: node)
+        return ", at line \(position.line), column \(position.column)"
+    }
+
+    /// Where `node`'s start tag ends, as libxml2 reports it when it reads the start tag: the
+    /// line, and the column of the tag's `>` (of its `/` in the empty form `<dict/>`), counted in
+    /// characters. Computed from the document only when an error asks for it.
+    package func position(of node: Int) -> TextPosition {
+        let entry = nodes[node]
+        var end: Int
+        switch entry.kind {
+        case .dictionary, .array:
+            // The containers' entries are in node order: a binary search.
+            var (low, high) = (0, containerStarts.count)
+            while high - low > 1 {
+                let middle = (low + high) / 2
+                if Int(containerStarts[middle] >> 32) <= node { low = middle } else { high = middle }
+            }
+            end = Int(UInt32(truncatingIfNeeded: containerStarts[low]))
+        default:
+            end = Int(entry.start)
+        }
+        let storage = document
+        let bytes = storage.span
+        if end >= 2, bytes[end - 1] == UInt8(ascii: ">"), bytes[end - 2] == UInt8(ascii: "/") { end -= 1 }
+        var line = 1
+        var lineStart = 0
+        for index in 0..<end where bytes[index] == 0x0A {
+            line += 1
+            lineStart = index + 1
+        }
+        var column = 0
+        for index in lineStart..<end where bytes[index] & 0xC0 != 0x80 { column += 1 }
+        return TextPosition(line: line, column: column)
+    }
 
     package func kind(of node: Int) -> IndexedKind {
         switch nodes[node].kind {

@@ -43,7 +43,7 @@ struct XMLTreeBuilder {
 
     private var budget: ReadBudget
     /// How `<date>` text is read.
-    private let dateRules: DateRules
+    private let rules: FoundationRules
     /// The key storages of the dictionaries built, shared by dictionaries with the same keys.
     private var keySets = SharedKeySets()
     /// Invariant: `open` lists the open elements; `arrays` and `dictionaries` hold the contents
@@ -61,7 +61,7 @@ struct XMLTreeBuilder {
 
     init(options: PlistReadOptions) {
         budget = ReadBudget(options)
-        dateRules = options.dateRules
+        rules = options.rules
     }
 
     /// The innermost element open.
@@ -70,7 +70,7 @@ struct XMLTreeBuilder {
     /// A builder handing the values to `stream` instead of building them.
     init(options: PlistReadOptions, streamingTo stream: BinaryPlistStreamWriter) {
         budget = ReadBudget(options)
-        dateRules = options.dateRules
+        rules = options.rules
         self.stream = stream
     }
 
@@ -163,7 +163,7 @@ struct XMLTreeBuilder {
         case .real:
             try deliver(.real(try XMLScalars.real(text.span)))
         case .date:
-            try deliver(.date(try XMLScalars.date(text.span, rules: dateRules)))
+            try deliver(.date(try XMLScalars.date(text.span, rules: rules)))
         case .data:
             let data = XMLScalars.base64(text.span)
             try count(contentBytes: data.count)

@@ -1,4 +1,4 @@
-/// The text of a `<date>`, by the rules of each of Foundation's APIs (`DateRules`).
+/// The text of a `<date>`, by the rules of each of Foundation's APIs (`FoundationRules`).
 ///
 /// `coreFoundation`: exactly as CoreFoundation writes it (`PropertyListSerialization`):
 /// `%04d-%02d-%02dT%02d:%02d:%02dZ` of the fields of `CFAbsoluteTimeGetGregorianDate(seconds,
@@ -26,7 +26,7 @@ enum XMLDate {
     /// that other readers refuse or read as another date (`10000-01-01T00:00:00Z`, plistlib
     /// refuses it; `2030437302-06-07T24:60:-2147483648Z`), so those are refused instead. Year 0
     /// is not written: plistlib and Python's `datetime` have no year 0.
-    static func problem(with seconds: Double, rules: DateRules) -> String? {
+    static func problem(with seconds: Double, rules: FoundationRules) -> String? {
         if seconds.isNaN { return "date that is not a number (NaN)" }
         if seconds.isInfinite { return seconds > 0 ? "date infinitely far in the future" : "date infinitely far in the past" }
         let first = rules == .codable ? firstCodableSecond : firstCalendarSecond
@@ -41,7 +41,7 @@ enum XMLDate {
     static let firstCodableSecond = -63_114_076_800.0
 
     /// The text of `seconds` by `rules`, which must have no `problem` for `codable`.
-    static func append(secondsSinceReference seconds: Double, rules: DateRules, to out: inout ShortText) {
+    static func append(secondsSinceReference seconds: Double, rules: FoundationRules, to out: inout ShortText) {
         if rules == .codable {
             appendFields(ofWholeSecond: Int64(seconds.rounded(.down)), rules: .codable, to: &out)
         } else {
@@ -50,7 +50,7 @@ enum XMLDate {
     }
 
     /// `YYYY-MM-DDTHH:MM:SSZ` of the whole second `seconds`, in the calendar of `rules`.
-    static func appendFields(ofWholeSecond seconds: Int64, rules: DateRules, to out: inout ShortText) {
+    static func appendFields(ofWholeSecond seconds: Int64, rules: FoundationRules, to out: inout ShortText) {
         let fields = CivilCalendar.fields(ofWholeSecond: seconds, rules: rules)
         appendFields(fields.year, fields.month, fields.day, fields.hour, fields.minute, fields.second, to: &out)
     }

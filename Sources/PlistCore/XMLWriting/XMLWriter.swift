@@ -21,14 +21,14 @@ enum XMLWriter {
         do {
             try writer.value(value, depth: 0)
         } catch {
-            throw withKeyPath(error, in: value, rules: options.dateRules)
+            throw withKeyPath(error, in: value, rules: options.rules)
         }
         return writer.text.finish()
     }
 
     /// `error` with the key path of the value it concerns, when it is an `.unrepresentable`
     /// from `XMLOutput`, which keeps no key path: found in `value` once writing has failed.
-    static func withKeyPath(_ error: PlistError, in value: @autoclosure () -> Plist, rules: DateRules) -> PlistError {
+    static func withKeyPath(_ error: PlistError, in value: @autoclosure () -> Plist, rules: FoundationRules) -> PlistError {
         guard case .unrepresentable(_, let type, let format) = error.kind,
             let path = value().firstPath(where: { problem(with: $0, rules: rules) != nil })
         else { return error }
@@ -40,7 +40,7 @@ enum XMLWriter {
     /// `nil`: a date outside what `<date>` holds, or a dictionary of a lone non-negative integer
     /// `CF$UID`, which is how a UID is written (and so reads back as one, in CF too). Dates are
     /// written by `rules`.
-    static func problem(with value: Plist, rules: DateRules) -> String? {
+    static func problem(with value: Plist, rules: FoundationRules) -> String? {
         switch value {
         case .date(let date): XMLDate.problem(with: date.timeIntervalSinceReferenceDate, rules: rules)
         case .dictionary(let entries) where isUIDForm(entries): uidFormProblem
@@ -125,7 +125,7 @@ private struct TreeWriter {
 struct XMLOutput {
     private let maxOutputBytes: Int
     private let maxDepth: Int
-    private let dateRules: DateRules
+    private let rules: FoundationRules
     private var out: [UInt8] = []
     /// How many bytes `drain` handed over.
     private var drained = 0
@@ -142,7 +142,7 @@ struct XMLOutput {
     init(options: PlistWriteOptions, capacity: Int, isPart: Bool = false) {
         maxOutputBytes = options.maxOutputBytes
         maxDepth = options.maxDepth
-        dateRules = options.dateRules
+        rules = options.rules
         out = [UInt8](largeCapacity: min(capacity, options.maxOutputBytes))
         guard !isPart else { return }
         out.append(addingCapacity: Self.header.utf8CodeUnitCount) { $0.append(Self.header) }
@@ -222,7 +222,12 @@ struct XMLOutput {
 
     mutating func real(_ value: Double, depth: Int) throws(PlistError) {
         var text = ShortText()
-        XMLReal.append(value, to: &text)
+        if rules == .codable, value == 0, value.sign == .minus {
+            // Foundation's encoder keeps the sign of zero, which CoreFoundation's writer drops.
+            text.append(contentsOf: "-0.0".utf8)
+        } else {
+            XMLReal.append(value, to: &text)
+        }
         try short(text, between: "<real>", and: "</real>\n", depth: depth)
     }
 
@@ -237,11 +242,11 @@ struct XMLOutput {
     /// - Throws: `.unrepresentable` (with no key path: the caller knows it) for a date the reader
     ///   could not read back (`XMLDate.problem(with:rules:)`).
     mutating func date(secondsSinceReference seconds: Double, depth: Int) throws(PlistError) {
-        if let problem = XMLDate.problem(with: seconds, rules: dateRules) {
+        if let problem = XMLDate.problem(with: seconds, rules: rules) {
             throw PlistError(.unrepresentable(keyPath: "", type: problem, format: "XML"), at: 0)
         }
         var text = ShortText()
-        XMLDate.append(secondsSinceReference: seconds, rules: dateRules, to: &text)
+        XMLDate.append(secondsSinceReference: seconds, rules: rules, to: &text)
         try short(text, between: "<date>", and: "</date>\n", depth: depth)
     }
 

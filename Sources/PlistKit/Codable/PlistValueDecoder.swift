@@ -91,6 +91,15 @@ final class PlistValueDecoder: Decoder {
         var userInfo: [CodingUserInfoKey: any Sendable]
         var keys: PlistDecoder.KeyDecodingStrategy
         var dates: PlistDecoder.DateDecodingStrategy
+        /// Whether strings also decode as numbers, Booleans and URLs: for text formats this
+        /// package reads beyond Foundation's (OpenStep and `.strings` have only strings, and
+        /// JSON coders write URLs as strings). Binary, XML and `Plist` values decode exactly as
+        /// Foundation's decoder decodes them: `try? decode(Int.self)` on a string fails there
+        /// too, and a fallback gets the string.
+        var readsValuesFromStrings = false
+        /// Whether a real decodes as the nearest `Float` (Foundation's XML decoder parses the
+        /// text as one) rather than only when it is exactly one (binary, `Plist` values).
+        var roundsRealsToFloat = false
 
         /// The coding key's string that the key strategy makes of `key`, a key of the
         /// dictionary at `codingPath`.
@@ -179,6 +188,7 @@ final class PlistValueDecoder: Decoder {
                 entries = .converted(OrderedDictionary(uncheckedUniqueKeys: keys, values: values.map { .object($0) }))
             }
         default:
+            if isNil(node) { throw null([String: Any].self, node, .same, what: "keyed decoding container") }
             throw mismatch([String: Any].self, node, .same)
         }
         if case .useDefaultKeys = context.options.keys { return entries }
@@ -200,6 +210,7 @@ final class PlistValueDecoder: Decoder {
             let depth = depth
             return .indexed(try readingDocument { () throws(PlistError) in try source.array(ref, depth: depth) })
         default:
+            if isNil(node) { throw null([Any].self, node, .same, what: "unkeyed decoding container") }
             throw mismatch([Any].self, node, .same)
         }
     }
@@ -222,13 +233,15 @@ final class PlistValueDecoder: Decoder {
 
     // MARK: Unboxing
 
-    /// The scalar at `node`; a container of an indexed document is a type mismatch.
+    /// The scalar at `node`; a container of an indexed document is a type mismatch, and `$null`
+    /// (which Foundation's decoder takes for `nil` wherever it is) a value not found.
     private func scalar(_ node: DecodingNode, as type: Any.Type, at step: @autoclosure () -> PathStep) throws
         -> Plist
     {
+        let value: Plist
         switch node {
-        case .value(let value):
-            return value
+        case .value(let tree):
+            value = tree
         case .object(let ref):
             let scalar: Plist?
             do {
@@ -237,8 +250,19 @@ final class PlistValueDecoder: Decoder {
                 throw Self.unreadable(error, path: path(step()))
             }
             guard let scalar else { throw mismatch(type, node, step()) }
-            return scalar
+            value = scalar
         }
+        if case .string(let text) = value, text == "$null" { throw null(type, node, step()) }
+        return value
+    }
+
+    /// The error for `$null` where a `type` was asked for, as Foundation's.
+    private func null(_ type: Any.Type, _ node: DecodingNode, _ step: PathStep, what: String? = nil) -> DecodingError {
+        DecodingError.valueNotFound(
+            type,
+            .init(
+                codingPath: path(step).array,
+                debugDescription: "Cannot get \(what ?? "value of \(type)") -- found null value instead\(location(node))."))
     }
 
     func unbox<T: Decodable>(_ node: DecodingNode, as type: T.Type, at step: @autoclosure () -> PathStep) throws -> T {
@@ -249,7 +273,9 @@ final class PlistValueDecoder: Decoder {
             }
             return data as! T
         }
-        if T.self == URL.self, case .string(let string) = try? scalar(node, as: type, at: step()) {
+        if T.self == URL.self, options.readsValuesFromStrings,
+            case .string(let string) = try? scalar(node, as: type, at: step())
+        {
             // Foundation writes a URL as `{relative, base}` (URL's own Codable); its absolute
             // string (what JSON coders write) is read too.
             guard let url = URL(string: string) else {
@@ -260,14 +286,18 @@ final class PlistValueDecoder: Decoder {
             }
             return url as! T
         }
-        if let type = T.self as? any DecodedInPlace.Type {
-            return try type.init(decodingWith: child(node, step())) as! T
+        if let collection = type as? any DecodedInPlace.Type {
+            return try collection.init(decodingWith: child(node, step())) as! T
         }
-        return try T(from: child(node, step()))
+        // `type`, not `T`: a subclass passed as its superclass's type decodes as the subclass.
+        return try type.init(from: child(node, step()))
     }
 
     func unboxString(_ node: DecodingNode, at step: @autoclosure () -> PathStep) throws -> String {
-        if case .object(let ref) = node, let string = source!.string(ref) { return string }
+        if case .object(let ref) = node, let string = source!.string(ref) {
+            if string.utf8.count == 5, string == "$null" { throw null(String.self, node, step()) }
+            return string
+        }
         guard case .string(let string) = try scalar(node, as: String.self, at: step()) else {
             throw mismatch(String.self, node, step())
         }
@@ -278,7 +308,7 @@ final class PlistValueDecoder: Decoder {
         if case .object(let ref) = node, let bool = source!.bool(ref) { return bool }
         switch try scalar(node, as: Bool.self, at: step()) {
         case .bool(let bool): return bool
-        case .string(let text):
+        case .string(let text) where options.readsValuesFromStrings:
             switch text.lowercased() {
             case "yes", "true", "1": return true
             case "no", "false", "0": return false
@@ -302,7 +332,7 @@ final class PlistValueDecoder: Decoder {
             fitted = Self.fit(integer, as: type)
         case .real(let real):
             fitted = I(exactly: real)
-        case .string(let text):
+        case .string(let text) where options.readsValuesFromStrings:
             guard let parsed = I(text) else { throw mismatch(type, node, step()) }
             fitted = parsed
         default:
@@ -327,22 +357,39 @@ final class PlistValueDecoder: Decoder {
         switch try scalar(node, as: Double.self, at: step()) {
         case .real(let real): return real
         case .integer(let integer): return integer.int64.map(Double.init) ?? Double(integer.uint64!)
-        case .string(let text):
+        case .string(let text) where options.readsValuesFromStrings:
             if let real = Double(text) { return real }
         default: break
         }
         throw mismatch(Double.self, node, step())
     }
 
+    /// A `Float` as Foundation's decoder makes it: from an integer, the nearest; from a real in
+    /// text (`roundsRealsToFloat`), the nearest too (`strtof` there: beyond the range, an
+    /// infinity); from a binary real or a `Plist`, only a real that is exactly a `Float`.
     func unboxFloat(_ node: DecodingNode, at step: @autoclosure () -> PathStep) throws -> Float {
-        let real = try unboxDouble(node, at: step())
-        guard !real.isFinite || abs(real) <= Double(Float.greatestFiniteMagnitude) else {
+        let real: Double
+        if case .object(let ref) = node, let value = source!.real(ref) {
+            real = value
+        } else {
+            switch try scalar(node, as: Float.self, at: step()) {
+            case .real(let value): real = value
+            case .integer(let integer): return integer.int64.map(Float.init) ?? Float(integer.uint64!)
+            case .string(let text) where options.readsValuesFromStrings:
+                guard let value = Double(text) else { throw mismatch(Float.self, node, step()) }
+                real = value
+            default: throw mismatch(Float.self, node, step())
+            }
+        }
+        if real.isNaN { return .nan }
+        if options.roundsRealsToFloat { return Float(real) }
+        guard let float = Float(exactly: real) else {
             throw DecodingError.dataCorrupted(
                 .init(
                     codingPath: path(step()).array,
-                    debugDescription: "Parsed property list number <\(real)> does not fit in Float\(location(node))."))
+                    debugDescription: "Property list number <\(real)> does not fit in Float\(location(node))."))
         }
-        return Float(real)
+        return float
     }
 
     func unboxDate(_ node: DecodingNode, at step: PathStep) throws -> Date {

@@ -1,5 +1,5 @@
 /// ISO 8601 date text for the Codable date strategies of PlistKit, in the calendar of
-/// Foundation's coders (`DateRules.codable`: Julian before 1582-10-15), which PlistKit's
+/// Foundation's coders (`FoundationRules.codable`: Julian before 1582-10-15), which PlistKit's
 /// encoder and decoder use for every date they write or read as text.
 package enum DateText {
     /// `YYYY-MM-DDTHH:MM:SSZ`, with the fraction of a second when there is one (the shortest

@@ -1,17 +1,18 @@
-/// How the fields of date text (`YYYY-MM-DDTHH:MM:SSZ`) map to seconds since 2001-01-01
-/// 00:00:00 UTC and back. Foundation's two property-list APIs disagree, so each API of this
-/// package names the rules it follows (docs/COMPATIBILITY.md, "Dates").
-package enum DateRules: Hashable, Sendable {
-    /// CoreFoundation's, which `PropertyListSerialization` follows: the proleptic Gregorian
-    /// calendar (year 0 exists, and a `-` before the year counts); a day or time past its range
-    /// carries into the next (`2024-01-32` is February 1), month 13 is the next January, months
-    /// 0 and 14...99 count as January.
+/// Whose rules an XML reader or writer follows where Foundation's two property-list APIs
+/// part: `PropertyListSerialization` (CoreFoundation) and the Codable coders
+/// (`PropertyListEncoder` and `PropertyListDecoder`, swift-foundation). Each API of this package
+/// follows one (docs/COMPATIBILITY.md, "Dates" and "Codable").
+package enum FoundationRules: Hashable, Sendable {
+    /// CoreFoundation's. Dates: the proleptic Gregorian calendar (year 0 exists, and a `-`
+    /// before the year counts); a day or time past its range carries into the next
+    /// (`2024-01-32` is February 1), month 13 is the next January, months 0 and 14...99 count
+    /// as January. Reals: `-0.0` is written as `0.0`.
     case coreFoundation
-    /// Foundation's `PropertyListEncoder` and `PropertyListDecoder` (swift-foundation), which use
-    /// the ISO 8601 calendar: the Julian calendar before 1582-10-15, the Gregorian one from that
-    /// day on. A `-` before the year is ignored; every field past its range carries, months too
-    /// (month 0 is the December before, month 14 the next February). Years past 506714 follow
-    /// the proleptic Gregorian calendar with the sign, as CoreFoundation's.
+    /// The Codable coders'. Dates: the ISO 8601 calendar, that is the Julian calendar before
+    /// 1582-10-15 and the Gregorian one from that day on. A `-` before the year is ignored;
+    /// every field past its range carries, months too (month 0 is the December before, month 14
+    /// the next February). Years past 506714 follow the proleptic Gregorian calendar with the
+    /// sign, as CoreFoundation's. Reals: `-0.0` keeps its sign.
     case codable
 }
 
@@ -41,7 +42,7 @@ package struct DateFields {
     }
 }
 
-extension DateRules {
+extension FoundationRules {
     /// The seconds since 2001-01-01 00:00:00 UTC that `fields` stand for, or `nil` when these
     /// rules cannot read them (a year past `Int64.max` for `codable`, which Foundation refuses).
     package func seconds(of fields: DateFields) -> Double? {
@@ -133,7 +134,7 @@ package enum CivilCalendar {
     /// The Julian day number of 1582-10-15, the first day of the Gregorian calendar.
     static let firstGregorianDay: Int64 = 2_299_161
     /// 1582-10-15T00:00:00Z in seconds since 2001: dates before it are the Julian calendar's
-    /// for `DateRules.codable`.
+    /// for `FoundationRules.codable`.
     static let firstGregorianSecond: Int64 = -13_197_600_000
 
     /// Whether the proleptic Gregorian year `year` (astronomical: 0 is 1 BC) is a leap year.
@@ -194,7 +195,7 @@ package enum CivilCalendar {
 
     /// The fields of the whole second `seconds` (since 2001) in the calendar of `rules`: the
     /// proleptic Gregorian one, or for `codable` the Julian one before 1582-10-15.
-    package static func fields(ofWholeSecond seconds: Int64, rules: DateRules)
+    package static func fields(ofWholeSecond seconds: Int64, rules: FoundationRules)
         -> (year: Int64, month: Int64, day: Int64, hour: Int64, minute: Int64, second: Int64)
     {
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
@@ -208,7 +209,7 @@ package enum CivilCalendar {
     /// 60 is the next minute's first), or `nil` when the date is not one of that calendar
     /// (February 30; 1582-10-10 for `codable`).
     package static func wholeSecond(
-        year: Int64, month: Int64, day: Int64, hour: Int64, minute: Int64, second: Int64, rules: DateRules
+        year: Int64, month: Int64, day: Int64, hour: Int64, minute: Int64, second: Int64, rules: FoundationRules
     ) -> Int64? {
         guard (1...12).contains(month), (1...31).contains(day), (0..<24).contains(hour), (0..<60).contains(minute),
             (0...60).contains(second)
