@@ -164,8 +164,9 @@ enum XMLScalars {
     private static func endsInWholePadding(_ line: Span<UInt8>) -> Bool {
         let end = line.count
         let equals = UInt8(ascii: "=")
-        return end == 0 || line[end - 4] != equals && line[end - 3] != equals
-            && (line[end - 2] != equals || line[end - 1] == equals)
+        return end == 0
+            || line[end - 4] != equals && line[end - 3] != equals
+                && (line[end - 2] != equals || line[end - 1] == equals)
     }
 
     /// Base64 read leniently, one character at a time: the reference for ``base64(_:)``.

@@ -6,7 +6,9 @@ import Testing
 /// The corners where `PlistEncoder` and `PlistDecoder` once parted from Foundation's coders
 /// (issue 36), each compared with `PropertyListEncoder` and `PropertyListDecoder` in this process.
 @Suite struct CodableCornerTests {
-    static let formats: [(PlistFormat, PropertyListSerialization.PropertyListFormat)] = [(.binary, .binary), (.xml, .xml)]
+    static let formats: [(PlistFormat, PropertyListSerialization.PropertyListFormat)] = [
+        (.binary, .binary), (.xml, .xml),
+    ]
 
     private static func encoders(_ format: (PlistFormat, PropertyListSerialization.PropertyListFormat))
         -> (PlistEncoder, PropertyListEncoder)
@@ -105,7 +107,10 @@ import Testing
         let ourBytes = try ours.encode(value)
         let foundationBytes = try foundation.encode(value)
         #expect(try Plist(bytes: [UInt8](ourBytes)) == Plist(bytes: [UInt8](foundationBytes)))
-        #expect(try Plist(bytes: [UInt8](ourBytes)) == ["top": ["first": "Johnny Appleseed", "second": "appleseed@apple.com"]])
+        #expect(
+            try Plist(bytes: [UInt8](ourBytes)) == [
+                "top": ["first": "Johnny Appleseed", "second": "appleseed@apple.com"]
+            ])
         #expect(try PropertyListDecoder().decode(TwoNestedUnderOneKey.self, from: ourBytes) == value)
         #expect(try PlistDecoder().decode(TwoNestedUnderOneKey.self, from: foundationBytes) == value)
 
@@ -156,7 +161,9 @@ import Testing
         for format in [PlistFormat.binary, .xml] {
             let encoder = PlistEncoder()
             encoder.outputFormat = format
-            let error = try #require(throws: EncodingError.self) { try encoder.encode(["value": AsksForAnotherKind(request: request)]) }
+            let error = try #require(throws: EncodingError.self) {
+                try encoder.encode(["value": AsksForAnotherKind(request: request)])
+            }
             guard case .invalidValue(_, let context) = error else {
                 Issue.record("\(error)")
                 return
@@ -228,7 +235,10 @@ import Testing
         let ours = try PlistDecoder().decode(IntOrString.self, from: data)
         #expect(ours == (try PropertyListDecoder().decode(IntOrString.self, from: data)))
         #expect(ours.values == ["string foo", "int 3", "dict [\"k\"]", "array bar", "nil", "string 12", "index 6"])
-        #expect(try PlistDecoder().decode(IntOrString.self, from: try foundation.encode(["foo"])).values == ["string foo", "index 1"])
+        #expect(
+            try PlistDecoder().decode(IntOrString.self, from: try foundation.encode(["foo"])).values == [
+                "string foo", "index 1",
+            ])
     }
 
     // MARK: The type passed in
@@ -300,7 +310,8 @@ import Testing
             let ourError = try #require(throws: EncodingError.self, "\(scalar.name)") { try scalar.encode(ours) }
             let theirs = try #require(throws: EncodingError.self, "\(scalar.name)") { try scalar.encode(foundation) }
             guard case .invalidValue(_, let ourContext) = ourError, case .invalidValue(_, let context) = theirs,
-                let underlying = context.underlyingError as? EncodingError, case .invalidValue(_, let inner) = underlying
+                let underlying = context.underlyingError as? EncodingError,
+                case .invalidValue(_, let inner) = underlying
             else {
                 Issue.record("\(ourError) / \(theirs)")
                 continue
@@ -345,18 +356,26 @@ import Testing
         let (ours, foundation) = Self.encoders(format)
         let value = Configured(value: 7)
         let ourBytes = try ours.encode(value, configuration: "note")
-        #expect(try Plist(bytes: [UInt8](ourBytes)) == Plist(bytes: [UInt8](try foundation.encode(value, configuration: "note"))))
+        #expect(
+            try Plist(bytes: [UInt8](ourBytes))
+                == Plist(bytes: [UInt8](try foundation.encode(value, configuration: "note"))))
         #expect(try PropertyListDecoder().decode(Configured.self, from: ourBytes, configuration: "note") == value)
         #expect(try PlistDecoder().decode(Configured.self, from: ourBytes, configuration: "note") == value)
-        #expect(throws: DecodingError.self) { try PlistDecoder().decode(Configured.self, from: ourBytes, configuration: "other") }
+        #expect(throws: DecodingError.self) {
+            try PlistDecoder().decode(Configured.self, from: ourBytes, configuration: "other")
+        }
         let provided = try ours.encode(value, configuration: Note.self)
         var detected = PlistFormat.openStep
-        #expect(try PlistDecoder().decode(Configured.self, from: provided, format: &detected, configuration: Note.self) == value)
+        #expect(
+            try PlistDecoder().decode(Configured.self, from: provided, format: &detected, configuration: Note.self)
+                == value)
         #expect(detected == format.0)
         #expect(try PlistDecoder().decode(Configured.self, from: provided, configuration: Note.self) == value)
         #expect(try PropertyListDecoder().decode(Configured.self, from: provided, configuration: Note.self) == value)
         detected = .openStep
-        #expect(try PlistDecoder().decode(Configured.self, from: ourBytes, format: &detected, configuration: "note") == value)
+        #expect(
+            try PlistDecoder().decode(Configured.self, from: ourBytes, format: &detected, configuration: "note")
+                == value)
     }
 
     // MARK: OpenStep escapes
@@ -366,7 +385,9 @@ import Testing
     /// digits read as swift-foundation and CoreFoundation read them.
     @Test(arguments: [#"'\U'"#, #"'\Ux'"#, #"'\Uxx'"#, #"'\Uxxx'"#, #"'\Uxxxx'"#, #"('a', "\U")"#])
     func unicodeEscapesWithoutDigitsAreRefused(text: String) throws {
-        let error = try #require(throws: DecodingError.self) { try PlistDecoder().decode(String.self, from: Data(text.utf8)) }
+        let error = try #require(throws: DecodingError.self) {
+            try PlistDecoder().decode(String.self, from: Data(text.utf8))
+        }
         #expect(error.context?.debugDescription.contains("\\U must be followed by 1 to 4 hex digits") == true)
         let readerError = try #require(throws: PlistError.self) { try Plist(openStep: Array(text.utf8)) }
         #expect(readerError.position?.line == 1)

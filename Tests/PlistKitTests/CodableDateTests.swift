@@ -45,7 +45,9 @@ import Testing
             if Int.random(in: 0..<8, using: &random) == 0 { year = "-" + year }
             let month = Int.random(in: 0..<4, using: &random) == 0 ? two(0...99) : two(1...12)
             let day = Int.random(in: 0..<4, using: &random) == 0 ? two(0...99) : two(1...31)
-            let time = Int.random(in: 0..<4, using: &random) == 0 ? [two(0...99), two(0...99), two(0...99)] : [two(0...23), two(0...59), two(0...60)]
+            let time =
+                Int.random(in: 0..<4, using: &random) == 0
+                ? [two(0...99), two(0...99), two(0...99)] : [two(0...23), two(0...59), two(0...60)]
             texts.append("\(year)-\(month)-\(day)T\(time[0]):\(time[1]):\(time[2])Z")
         }
         return texts
@@ -59,7 +61,8 @@ import Testing
             #expect(
                 ours[index].timeIntervalSinceReferenceDate.bitPattern
                     == foundation[index].timeIntervalSinceReferenceDate.bitPattern,
-                "\(text): \(ours[index].timeIntervalSinceReferenceDate) != \(foundation[index].timeIntervalSinceReferenceDate)")
+                "\(text): \(ours[index].timeIntervalSinceReferenceDate) != \(foundation[index].timeIntervalSinceReferenceDate)"
+            )
         }
         // Through libxml2 too (the scanner declines a comment inside a value).
         let declined = Data(String(decoding: data, as: UTF8.self).replacing("<array>", with: "<array><!-- x -->").utf8)
@@ -145,7 +148,9 @@ import Testing
         let foundationEncoder = PropertyListEncoder()
         foundationEncoder.outputFormat = .xml
         let throughFoundation = try PropertyListDecoder().decode([Date].self, from: try encoder.encode([date]))
-        #expect(throughFoundation[0].timeIntervalSinceReferenceDate.bitPattern == date.timeIntervalSinceReferenceDate.bitPattern)
+        #expect(
+            throughFoundation[0].timeIntervalSinceReferenceDate.bitPattern
+                == date.timeIntervalSinceReferenceDate.bitPattern)
         let back = try PlistDecoder().decode([Date].self, from: try foundationEncoder.encode(throughFoundation))
         #expect(back[0].timeIntervalSinceReferenceDate.bitPattern == date.timeIntervalSinceReferenceDate.bitPattern)
         #expect(
@@ -158,7 +163,8 @@ import Testing
     @Test func treeWriterFollowsPropertyListSerialization() throws {
         let dates = Self.seconds.filter { $0 >= -63_113_904_000 }.map(Date.init(timeIntervalSinceReferenceDate:))
         let ours = Self.dateLines(Data(try Plist.array(dates.map { .date($0) }).bytes(format: .xml)))
-        let foundation = Self.dateLines(try PropertyListSerialization.data(fromPropertyList: dates, format: .xml, options: 0))
+        let foundation = Self.dateLines(
+            try PropertyListSerialization.data(fromPropertyList: dates, format: .xml, options: 0))
         #expect(ours == foundation)
         #expect(throws: PlistError.self) { try Plist.array([.date(.distantPast)]).bytes(format: .xml) }
     }

@@ -68,7 +68,9 @@ import Testing
         let model = Scripted(script)
         var outputs: [(String, Data)] = []
         var encoded: [String: Outcome] = [:]
-        for (name, encode) in [("PlistEncoder", { try ours.encode(model) }), ("PropertyListEncoder", { try foundation.encode(model) })]
+        for (name, encode) in [
+            ("PlistEncoder", { try ours.encode(model) }), ("PropertyListEncoder", { try foundation.encode(model) }),
+        ]
             as [(String, () throws -> Data)]
         {
             encoded[name] = Outcome {
@@ -84,7 +86,9 @@ import Testing
         var readings: [(String, Outcome)] = []
         for (encoder, data) in outputs {
             let ours = Outcome { try PlistDecoder().decode(Scripted.self, from: data, configuration: script).read }
-            let theirs = Outcome { try PropertyListDecoder().decode(Scripted.self, from: data, configuration: script).read }
+            let theirs = Outcome {
+                try PropertyListDecoder().decode(Scripted.self, from: data, configuration: script).read
+            }
             guard ours == theirs else {
                 Issue.record("\(format): the decoders differ on \(encoder)'s output for \(script):\n\(ours)\n\(theirs)")
                 return
@@ -95,7 +99,8 @@ import Testing
         // where ours keeps both (docs/COMPATIBILITY.md).
         let compared = readings.map { format == .binary ? $0.1.ignoringTheSignOfZero : $0.1 }
         guard compared.count < 2 || compared[0] == compared[1] else {
-            Issue.record("\(format): the encoders' outputs read differently for \(script):\n\(readings[0].1)\n\(readings[1].1)")
+            Issue.record(
+                "\(format): the encoders' outputs read differently for \(script):\n\(readings[0].1)\n\(readings[1].1)")
             return
         }
     }
@@ -113,15 +118,29 @@ extension CodableDifferentialTests.Outcome {
 
 /// A scalar type the decoding side can ask for.
 enum ScalarKind: CaseIterable, Sendable {
-    case bool, string, double, float, int, int8, int16, int32, int64, uint, uint8, uint16, uint32, uint64, date, data, url
+    case bool, string, double, float, int, int8, int16, int32, int64, uint, uint8, uint16, uint32, uint64, date, data,
+        url
 }
 
 /// How a model encodes a value and decodes it again.
 indirect enum Script: Sendable, CustomStringConvertible {
-    case bool(Bool), string(String), double(Double), float(Float)
-    case int(Int), int8(Int8), int16(Int16), int32(Int32), int64(Int64)
-    case uint(UInt), uint8(UInt8), uint16(UInt16), uint32(UInt32), uint64(UInt64)
-    case date(Date), data(Data), url(URL)
+    case bool(Bool)
+    case string(String)
+    case double(Double)
+    case float(Float)
+    case int(Int)
+    case int8(Int8)
+    case int16(Int16)
+    case int32(Int32)
+    case int64(Int64)
+    case uint(UInt)
+    case uint8(UInt8)
+    case uint16(UInt16)
+    case uint32(UInt32)
+    case uint64(UInt64)
+    case date(Date)
+    case data(Data)
+    case url(URL)
     /// `nil` through `encodeNil` / `decodeNil`.
     case null
     /// `encodeIfPresent` / `decodeIfPresent` in a keyed container (`nil` leaves the key out);
@@ -179,9 +198,11 @@ indirect enum Script: Sendable, CustomStringConvertible {
         case .null: "null"
         case .optional(let value): "optional(\(value.map(\.description) ?? "none"))"
         case .keyed(let entries, let again):
-            "{" + entries.map(\.description).joined(separator: ", ") + (again.map { " | again " + $0.map(\.description).joined(separator: ", ") } ?? "") + "}"
+            "{" + entries.map(\.description).joined(separator: ", ")
+                + (again.map { " | again " + $0.map(\.description).joined(separator: ", ") } ?? "") + "}"
         case .unkeyed(let elements, let again):
-            "[" + elements.map(\.description).joined(separator: ", ") + (again.map { " | again " + $0.map(\.description).joined(separator: ", ") } ?? "") + "]"
+            "[" + elements.map(\.description).joined(separator: ", ")
+                + (again.map { " | again " + $0.map(\.description).joined(separator: ", ") } ?? "") + "]"
         case .single(let value): "single(\(value))"
         case .fallback(let value, let first): "fallback(\(value), first: \(first))"
         case .mismatch(let value, let kind): "mismatch(\(value), as: \(kind))"
@@ -193,7 +214,9 @@ extension Script.Entry: CustomStringConvertible {
     var description: String {
         switch way {
         case .plain: "\(key): \(value)"
-        case .nested(let again): "\(key) nested: \(value)" + (again.map { " + again {" + $0.map(\.description).joined(separator: ", ") + "}" } ?? "")
+        case .nested(let again):
+            "\(key) nested: \(value)"
+                + (again.map { " + again {" + $0.map(\.description).joined(separator: ", ") + "}" } ?? "")
         case .superEncoder: "\(key) super: \(value)"
         case .superWithoutKey: "super: \(value)"
         }
@@ -371,7 +394,9 @@ struct Scripted: Encodable, DecodableWithConfiguration {
         }
     }
 
-    private static func readScalar(_ kind: ScalarKind, from container: any SingleValueDecodingContainer) throws -> String {
+    private static func readScalar(_ kind: ScalarKind, from container: any SingleValueDecodingContainer) throws
+        -> String
+    {
         switch kind {
         case .bool: "\(try container.decode(Bool.self))"
         case .string: try container.decode(String.self).debugDescription
@@ -398,31 +423,39 @@ struct Scripted: Encodable, DecodableWithConfiguration {
         value == 0 ? (value.sign == .minus ? "«-0»" : "«+0»") : "\(value.bitPattern)"
     }
 
-    private static func read(_ entries: [Script.Entry], from container: KeyedDecodingContainer<Key>) throws -> [String] {
+    private static func read(_ entries: [Script.Entry], from container: KeyedDecodingContainer<Key>) throws -> [String]
+    {
         var parts: [String] = []
         for entry in entries {
             let key = Key(entry.key)
             let text: String
             switch (entry.way, entry.value) {
             case (.nested(let again), .keyed(let inner, _)):
-                text = "{" + (try read(inner + (again ?? []), from: container.nestedContainer(keyedBy: Key.self, forKey: key))).joined(separator: ", ") + "}"
+                text =
+                    "{"
+                    + (try read(inner + (again ?? []), from: container.nestedContainer(keyedBy: Key.self, forKey: key)))
+                    .joined(separator: ", ") + "}"
             case (.nested(let again), .unkeyed(let elements, _)):
                 var nested = try container.nestedUnkeyedContainer(forKey: key)
                 var items: [String] = []
-                for element in elements + (again == nil ? [] : elements) { items.append(try read(element, from: &nested)) }
+                for element in elements + (again == nil ? [] : elements) {
+                    items.append(try read(element, from: &nested))
+                }
                 text = "[" + items.joined(separator: ", ") + "]"
             case (.superEncoder, let value):
                 text = try container.decode(Scripted.self, forKey: key, configuration: value).read
             case (.superWithoutKey, let value):
                 text = try Scripted(from: container.superDecoder(), configuration: value).read
             case (_, .optional(nil)):
-                text = "absent \(try container.decodeIfPresent(Int.self, forKey: key) == nil) \(container.contains(key))"
+                text =
+                    "absent \(try container.decodeIfPresent(Int.self, forKey: key) == nil) \(container.contains(key))"
             case (_, .optional(let value?)):
                 text = try container.decodeIfPresent(Scripted.self, forKey: key, configuration: value)?.read ?? "nil"
             case (_, .null):
                 text = "null \(try container.decodeNil(forKey: key))"
             case (_, .fallback(let value, let first)):
-                if let found = try? readScalar(first, from: container.superDecoder(forKey: key).singleValueContainer()) {
+                if let found = try? readScalar(first, from: container.superDecoder(forKey: key).singleValueContainer())
+                {
                     text = "first \(found)"
                 } else {
                     text = try container.decode(Scripted.self, forKey: key, configuration: value).read
@@ -438,7 +471,8 @@ struct Scripted: Encodable, DecodableWithConfiguration {
     private static func read(_ element: Script, from container: inout any UnkeyedDecodingContainer) throws -> String {
         switch element {
         case .keyed(let inner, nil) where inner.count % 2 == 0:
-            return "{" + (try read(inner, from: container.nestedContainer(keyedBy: Key.self))).joined(separator: ", ") + "}"
+            return "{" + (try read(inner, from: container.nestedContainer(keyedBy: Key.self))).joined(separator: ", ")
+                + "}"
         case .unkeyed(let elements, nil) where elements.count % 2 == 1:
             var nested = try container.nestedUnkeyedContainer()
             var items: [String] = []
@@ -554,7 +588,9 @@ struct ScriptGenerator {
 
     /// Entries with keys not in `keys` (a key set again is another test: the last value wins in
     /// both, but the script would read the first).
-    private func entries(depth: Int, keys: inout Set<String>, using rng: inout some RandomNumberGenerator) -> [Script.Entry] {
+    private func entries(depth: Int, keys: inout Set<String>, using rng: inout some RandomNumberGenerator) -> [Script
+        .Entry]
+    {
         var entries: [Script.Entry] = []
         var usedSuper = keys.contains("super")
         for _ in 0..<Int.random(in: 0...4, using: &rng) {
@@ -568,7 +604,8 @@ struct ScriptGenerator {
                 var nestedKeys = Set<String>()
                 if case .keyed(let inner, _) = value { nestedKeys = Set(inner.map(\.key)) }
                 let again: [Script.Entry]? =
-                    Bool.random(using: &rng) ? (value.isKeyed ? self.entries(depth: depth + 1, keys: &nestedKeys, using: &rng) : []) : nil
+                    Bool.random(using: &rng)
+                    ? (value.isKeyed ? self.entries(depth: depth + 1, keys: &nestedKeys, using: &rng) : []) : nil
                 way = .nested(again: again)
             case (2, _):
                 way = .superEncoder
@@ -626,8 +663,11 @@ struct ScriptGenerator {
     }
 
     func real(using rng: inout some RandomNumberGenerator) -> Double {
-        [0.0, -0.0, 1.5, -2.25, 0.1, 1e300, -1e-300, .infinity, -.infinity, .nan, 3.0, Double(Float.greatestFiniteMagnitude) * 2]
-            .randomElement(using: &rng)!
+        [
+            0.0, -0.0, 1.5, -2.25, 0.1, 1e300, -1e-300, .infinity, -.infinity, .nan, 3.0,
+            Double(Float.greatestFiniteMagnitude) * 2,
+        ]
+        .randomElement(using: &rng)!
     }
 
     /// Dates from `Date.distantPast` to the end of 9999, with the sentinels and dates around the
@@ -657,7 +697,8 @@ struct ScriptGenerator {
         case 3: return ["YES", "true", "1.5", "https://example.com/x"].randomElement(using: &rng)!
         case 4: return "caf\u{E9} \u{1F600} &<>"
         default:
-            return String((0..<Int.random(in: 1...12, using: &rng)).map { _ in "abcdefXYZ 0-_.".randomElement(using: &rng)! })
+            return String(
+                (0..<Int.random(in: 1...12, using: &rng)).map { _ in "abcdefXYZ 0-_.".randomElement(using: &rng)! })
         }
     }
 

@@ -286,7 +286,8 @@ import Testing
             switch round % 4 {
             case 1: text = text.replacing("\t", with: "  ")
             case 2: text = text.split(separator: "\n").map { $0.drop { $0 == "\t" } }.joined(separator: "\r\n")
-            case 3: text = text.replacing("<plist version=\"1.0\">", with: "<plist version=\"1.0\"><!-- \u{E9}t\u{E9} -->")
+            case 3:
+                text = text.replacing("<plist version=\"1.0\">", with: "<plist version=\"1.0\"><!-- \u{E9}t\u{E9} -->")
             default: break
             }
             let bytes = Array(text.utf8)
@@ -294,7 +295,8 @@ import Testing
             func walk(_ node: Int, _ path: [PlistPathStep]) throws {
                 if !path.isEmpty {
                     #expect(
-                        table.position(of: node) == Plist.position(of: path, inXML: bytes.span, options: PlistReadOptions()),
+                        table.position(of: node)
+                            == Plist.position(of: path, inXML: bytes.span, options: PlistReadOptions()),
                         "\(path) in round \(round)")
                     checked += 1
                 }
@@ -306,7 +308,9 @@ import Testing
                     }
                 case .array:
                     let elements = try table.array(node, depth: path.count)
-                    for index in 0..<elements.count { try walk(table.element(index, of: elements), path + [.index(index)]) }
+                    for index in 0..<elements.count {
+                        try walk(table.element(index, of: elements), path + [.index(index)])
+                    }
                 case .scalar:
                     break
                 }

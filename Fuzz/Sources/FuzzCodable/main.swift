@@ -111,7 +111,9 @@ func check<T: Codable>(_ type: T.Type, from value: Plist, decoder: PlistDecoder)
 /// the reader refuses may still decode when the model never asks for its bad objects.)
 func checkDirect<T: Codable>(_ type: T.Type, bytes: Data, value: Plist, isXML: Bool, decoder: PlistDecoder) {
     let direct = Result { try decoder.decode(type, from: bytes) }
-    let reference = Result { isXML ? try decoder.decode(type, from: throughLibXML2(bytes)) : try decoder.decode(type, from: value) }
+    let reference = Result {
+        isXML ? try decoder.decode(type, from: throughLibXML2(bytes)) : try decoder.decode(type, from: value)
+    }
     switch (direct, reference) {
     case (.success(let a), .success(let b)):
         let encoder = PlistEncoder()

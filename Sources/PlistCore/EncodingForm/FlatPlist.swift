@@ -1,4 +1,3 @@
-
 #if canImport(FoundationEssentials)
 package import FoundationEssentials
 #else

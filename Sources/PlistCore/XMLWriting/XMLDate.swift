@@ -28,7 +28,9 @@ enum XMLDate {
     /// is not written: plistlib and Python's `datetime` have no year 0.
     static func problem(with seconds: Double, rules: FoundationRules) -> String? {
         if seconds.isNaN { return "date that is not a number (NaN)" }
-        if seconds.isInfinite { return seconds > 0 ? "date infinitely far in the future" : "date infinitely far in the past" }
+        if seconds.isInfinite {
+            return seconds > 0 ? "date infinitely far in the future" : "date infinitely far in the past"
+        }
         let first = rules == .codable ? firstCodableSecond : firstCalendarSecond
         if seconds.rounded(.down) < first { return "date before the year 1" }
         if seconds >= endOfWholeSeconds { return "date after the year 9999" }

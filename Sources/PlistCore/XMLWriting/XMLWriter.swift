@@ -1,4 +1,3 @@
-
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -28,7 +27,9 @@ enum XMLWriter {
 
     /// `error` with the key path of the value it concerns, when it is an `.unrepresentable`
     /// from `XMLOutput`, which keeps no key path: found in `value` once writing has failed.
-    static func withKeyPath(_ error: PlistError, in value: @autoclosure () -> Plist, rules: FoundationRules) -> PlistError {
+    static func withKeyPath(_ error: PlistError, in value: @autoclosure () -> Plist, rules: FoundationRules)
+        -> PlistError
+    {
         guard case .unrepresentable(_, let type, let format) = error.kind,
             let path = value().firstPath(where: { problem(with: $0, rules: rules) != nil })
         else { return error }
@@ -58,7 +59,8 @@ enum XMLWriter {
         guard utf8.count > Int(UInt16.max) / 6, utf8.count + escapedExtraBytes(utf8) > Int(UInt16.max) else {
             return nil
         }
-        for index in utf8.indices where utf8[index] < 0x20 && utf8[index] != 0x09 && utf8[index] != 0x0A
+        for index in utf8.indices
+        where utf8[index] < 0x20 && utf8[index] != 0x09 && utf8[index] != 0x0A
             && utf8[index] != 0x0D || forbiddenNonCharacter(utf8, at: index) != nil
         {
             return longKeyProblem

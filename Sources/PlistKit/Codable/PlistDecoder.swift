@@ -84,8 +84,6 @@ public final class PlistDecoder: Sendable {
         set { settings.withLock { $0.readOptions = newValue } }
     }
 
-
-
     /// A decoder with the default strategies.
     public init() {}
 
@@ -117,7 +115,10 @@ public final class PlistDecoder: Sendable {
     /// Decodes a `T` with the configuration `C` provides.
     /// - Throws: `DecodingError`, as `decode(_:from:)`.
     public func decode<T, C>(_ type: T.Type, from data: Data, configuration: C.Type) throws -> T
-    where T: DecodableWithConfiguration, C: DecodingConfigurationProviding, T.DecodingConfiguration == C.DecodingConfiguration {
+    where
+        T: DecodableWithConfiguration, C: DecodingConfigurationProviding,
+        T.DecodingConfiguration == C.DecodingConfiguration
+    {
         try decode(type, from: data, configuration: C.decodingConfiguration)
     }
 
@@ -135,7 +136,10 @@ public final class PlistDecoder: Sendable {
     /// - Throws: `DecodingError`, as `decode(_:from:)`.
     public func decode<T, C>(_ type: T.Type, from data: Data, format: inout PlistFormat, configuration: C.Type) throws
         -> T
-    where T: DecodableWithConfiguration, C: DecodingConfigurationProviding, T.DecodingConfiguration == C.DecodingConfiguration {
+    where
+        T: DecodableWithConfiguration, C: DecodingConfigurationProviding,
+        T.DecodingConfiguration == C.DecodingConfiguration
+    {
         try decode(type, from: data, format: &format, configuration: C.decodingConfiguration)
     }
 
@@ -199,7 +203,8 @@ public final class PlistDecoder: Sendable {
             options.readsValuesFromStrings = format != .xml
             return try Self.run(.value(value), source: nil, options: options, body)
         } catch let error as DecodingError {
-            throw Self.locating(error, in: bytes, format: format, top: value, options: options, readOptions: readOptions)
+            throw Self.locating(
+                error, in: bytes, format: format, top: value, options: options, readOptions: readOptions)
         }
     }
 

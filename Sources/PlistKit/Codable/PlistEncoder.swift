@@ -1,5 +1,5 @@
-public import SystemPackage
 import Synchronization
+public import SystemPackage
 
 #if canImport(FoundationEssentials)
 public import FoundationEssentials
@@ -113,7 +113,10 @@ public final class PlistEncoder: Sendable {
     /// The value, encoded with the configuration `C` provides, as a property list in `outputFormat`.
     /// - Throws: `EncodingError.invalidValue`, as `encode(_:)`.
     public func encode<T, C>(_ value: T, configuration: C.Type) throws -> Data
-    where T: EncodableWithConfiguration, C: EncodingConfigurationProviding, T.EncodingConfiguration == C.EncodingConfiguration {
+    where
+        T: EncodableWithConfiguration, C: EncodingConfigurationProviding,
+        T.EncodingConfiguration == C.EncodingConfiguration
+    {
         try encode(value, configuration: C.encodingConfiguration)
     }
 

@@ -1,4 +1,5 @@
 import OrderedCollections
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -262,7 +263,8 @@ final class PlistValueDecoder: Decoder {
             type,
             .init(
                 codingPath: path(step).array,
-                debugDescription: "Cannot get \(what ?? "value of \(type)") -- found null value instead\(location(node))."))
+                debugDescription:
+                    "Cannot get \(what ?? "value of \(type)") -- found null value instead\(location(node))."))
     }
 
     func unbox<T: Decodable>(_ node: DecodingNode, as type: T.Type, at step: @autoclosure () -> PathStep) throws -> T {
