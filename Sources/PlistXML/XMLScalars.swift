@@ -90,17 +90,12 @@ enum XMLScalars {
             fields.appendYearDigit(text[index] &- 0x30)
             index += 1
         }
-        /// The separator, then two digits.
-        func pair(after separator: UInt8) -> Int64? {
-            guard index + 3 <= text.count, text[index] == separator, text[index + 1] &- 0x30 < 10,
-                text[index + 2] &- 0x30 < 10
-            else { return nil }
-            defer { index += 3 }
-            return Int64(text[index + 1] &- 0x30) * 10 + Int64(text[index + 2] &- 0x30)
-        }
-        guard let month = pair(after: UInt8(ascii: "-")), let day = pair(after: UInt8(ascii: "-")),
-            let hour = pair(after: UInt8(ascii: "T")), let minute = pair(after: UInt8(ascii: ":")),
-            let second = pair(after: UInt8(ascii: ":")), index + 1 == text.count, text[index] == UInt8(ascii: "Z")
+        guard let month = pair(text, &index, after: UInt8(ascii: "-")),
+            let day = pair(text, &index, after: UInt8(ascii: "-")),
+            let hour = pair(text, &index, after: UInt8(ascii: "T")),
+            let minute = pair(text, &index, after: UInt8(ascii: ":")),
+            let second = pair(text, &index, after: UInt8(ascii: ":")), index + 1 == text.count,
+            text[index] == UInt8(ascii: "Z")
         else { throw Rejection(.invalidValue(element: "date", text: string(text))) }
         (fields.month, fields.day, fields.hour, fields.minute, fields.second) = (month, day, hour, minute, second)
         // Foundation's decoder refuses a year past 64 bits.
@@ -108,6 +103,15 @@ enum XMLScalars {
             throw Rejection(.invalidValue(element: "date", text: string(text)))
         }
         return Date(timeIntervalSinceReferenceDate: seconds)
+    }
+
+    /// `separator` then two digits at `index` (then moved past them), as a number.
+    private static func pair(_ text: Span<UInt8>, _ index: inout Int, after separator: UInt8) -> Int64? {
+        guard index + 3 <= text.count, text[index] == separator, text[index + 1] &- 0x30 < 10,
+            text[index + 2] &- 0x30 < 10
+        else { return nil }
+        defer { index += 3 }
+        return Int64(text[index + 1] &- 0x30) * 10 + Int64(text[index + 2] &- 0x30)
     }
 
     /// Base64 read leniently, as CoreFoundation does: characters outside the alphabet are

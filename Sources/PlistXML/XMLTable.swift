@@ -72,6 +72,11 @@ package final class XMLTable: IndexedPlist {
         /// A dictionary whose keys are unescaped ASCII, not in order: its rows of `keyPrefixes`
         /// are in ascending byte order of the keys, and `keyEntries` says whose they are.
         static let indexedKeys: UInt8 = 16
+        /// A dictionary of at most `XMLScan.unsortedKeyLimit` keys, unescaped ASCII, all
+        /// different, not in order: its rows of `keyPrefixes` are in document order, and a key
+        /// is found by reading them one after another. (Sorting the few keys of every record cost
+        /// more than that.)
+        static let unsortedKeys: UInt8 = 128
         /// An integer below zero.
         static let negative: UInt8 = 8
         /// A key of more than 65,535 bytes: `end` holds its length, not its first 8 bytes, and
@@ -83,7 +88,9 @@ package final class XMLTable: IndexedPlist {
         static let uncheckedKeys: UInt8 = 32
     }
 
-    private let document: Data
+    /// The document's bytes (an array: `Data`'s `span` checked exclusive access at every read,
+    /// a few percent of decoding).
+    private let document: [UInt8]
     private let nodes: [Node]
     /// The children of every container: a dictionary's key and value nodes alternate.
     private let children: [Int32]
@@ -104,7 +111,7 @@ package final class XMLTable: IndexedPlist {
     private var touched: UInt8 = 0
 
     init(
-        document: Data, nodes: [Node], children: [Int32], keyPrefixes: [UInt64], keyEntries: [UInt32],
+        document: [UInt8], nodes: [Node], children: [Int32], keyPrefixes: [UInt64], keyEntries: [UInt32],
         containerStarts: [UInt64], budget: ReadBudget
     ) {
         self.document = document
@@ -282,7 +289,7 @@ package final class XMLTable: IndexedPlist {
         let wanted = text.span
         let prefix = Node.prefix(wanted)
         let dictionary = nodes[entries.node]
-        guard isASCII, dictionary.flags & (Node.sortedKeys | Node.indexedKeys) != 0 else {
+        guard isASCII, dictionary.flags & (Node.sortedKeys | Node.indexedKeys | Node.unsortedKeys) != 0 else {
             // Escaped or non-ASCII keys (or a wanted key that is not ASCII): compared one by one.
             if hint < entries.count, matches(keyAt: entries.base + 2 * hint, wanted, prefix, key, isASCII) {
                 return hint
@@ -298,6 +305,19 @@ package final class XMLTable: IndexedPlist {
         // sharing those bytes. (The compiler makes each step a branch; a step in arithmetic
         // alone, with no branch to mispredict, measured 2–5 % slower over Codable XML decoding.)
         let words = Int(dictionary.end >> 32)
+        if dictionary.flags & Node.unsortedKeys != 0 {
+            if hint < entries.count, compare(nodes[Int(children[entries.base + 2 * hint])], wanted, prefix) == 0 {
+                return hint
+            }
+            let second = Node.secondWord(wanted)
+            for row in 0..<entries.count
+            where keyPrefixes[words + 2 * row] == prefix && keyPrefixes[words + 2 * row + 1] == second {
+                if wanted.count <= 15 || compare(nodes[Int(children[entries.base + 2 * row])], wanted, prefix) == 0 {
+                    return row
+                }
+            }
+            return nil
+        }
         let second = Node.secondWord(wanted)
         let count = UInt64(min(wanted.count, 255))
         let isSorted = dictionary.flags & Node.sortedKeys != 0

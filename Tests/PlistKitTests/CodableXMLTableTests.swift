@@ -100,6 +100,42 @@ import Testing
         #expect(decoded.order == [2, 1] && decoded.nothing == nil)
     }
 
+    /// Dictionaries out of key order, of few keys (searched row by row) and of many (searched in
+    /// sorted rows), whose keys share their first 8 or 15 bytes or are prefixes of each other:
+    /// every key finds its own value, as PropertyListDecoder finds it.
+    @Test(arguments: [3, 64, 65, 130])
+    func findsKeysOutOfOrderAsFoundation(count: Int) throws {
+        let keys = (0..<count).map { index -> String in
+            switch index % 3 {
+            case 0: "abcdefghijklmno\(index)"
+            case 1: "abcdefgh\(index)"
+            default: "k" + String(repeating: "x", count: index % 20)
+            }
+        }.reversed()
+        let body = "<dict>" + keys.map { "<key>\($0)</key><string>\($0)</string>" }.joined() + "</dict>"
+        let data = Self.document(body)
+        let ours = try PlistDecoder().decode([String: String].self, from: data)
+        #expect(ours == (try PropertyListDecoder().decode([String: String].self, from: data)))
+        struct Probe: Decodable, Equatable {
+            var values: [String] = []
+            struct Key: CodingKey {
+                var stringValue: String
+                init(stringValue: String) { self.stringValue = stringValue }
+                var intValue: Int? { nil }
+                init?(intValue: Int) { nil }
+            }
+            init(from decoder: any Decoder) throws {
+                let container = try decoder.container(keyedBy: Key.self)
+                for name in ["abcdefghijklmno0", "abcdefghijklmno", "abcdefgh1", "abcdefgh", "k", "kx", "kxxxxxxxxxxxxxxxxxxx"] {
+                    values.append(try container.decodeIfPresent(String.self, forKey: Key(stringValue: name)) ?? "-")
+                }
+            }
+        }
+        let probed = try PlistDecoder().decode(Probe.self, from: data)
+        #expect(probed == (try PropertyListDecoder().decode(Probe.self, from: data)))
+        #expect(probed.values.first == "abcdefghijklmno0")
+    }
+
     /// A value that does not fit: the error, coding path and place (line, and the column where
     /// libxml2 reports the start tag) come from the table, without reading the document again.
     @Test(arguments: [
@@ -291,7 +327,7 @@ import Testing
             default: break
             }
             let bytes = Array(text.utf8)
-            let table = try #require(XMLScanner.table(of: Data(bytes), options: PlistReadOptions()), "round \(round)")
+            let table = try #require(XMLScanner.table(of: bytes, options: PlistReadOptions()), "round \(round)")
             func walk(_ node: Int, _ path: [PlistPathStep]) throws {
                 if !path.isEmpty {
                     #expect(

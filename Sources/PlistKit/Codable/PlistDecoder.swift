@@ -161,22 +161,37 @@ public final class PlistDecoder: Sendable {
     ///
     /// Binary files are decoded as the `Decodable` types ask for their values, without building
     /// the `Plist` tree first (`BinaryObjects`); so are the XML documents the scanner reads
-    /// (`XMLTable`, in place: no copy of the document). Both give each error its place (a byte
-    /// offset, a line and column). Other documents are read into a `Plist`, and a decoding
-    /// error is given its line and column by reading the text again (`locating`).
+    /// (`XMLTable`). Both read from a copy of the bytes in an array, and give each error its
+    /// place (a byte offset, a line and column). Other documents are read into a `Plist`, and a
+    /// decoding error is given its line and column by reading the text again (`locating`).
     private func decode<T>(
         _ data: Data, format: inout PlistFormat, _ body: (PlistValueDecoder, DecodingNode) throws -> T
     ) throws -> T {
-        var (options, readOptions) = settings.withLock { settings in
+        let (options, readOptions) = settings.withLock { settings in
             var readOptions = settings.readOptions
             // XML dates as Foundation's decoder reads them (the Julian calendar before 1582-10-15).
             readOptions.rules = .codable
             return (settings.decodingOptions, readOptions)
         }
         let detected = try? Plist.format(of: data.span)
-        if detected == .binary {
+        if detected == .binary || detected == .xml {
+            // An array's span costs nothing to take; `Data`'s checks exclusive access each time,
+            // which the table's many reads of the document felt.
             var bytes = [UInt8](largeCapacity: data.count)
             bytes.append(contentsOf: data)
+            return try decode(
+                bytes, detected: detected!, format: &format, options: options, readOptions: readOptions, body)
+        }
+        return try decodeText([UInt8](data), format: &format, options: options, readOptions: readOptions, body)
+    }
+
+    /// `decode(_:format:_:)` for binary and XML documents.
+    private func decode<T>(
+        _ bytes: [UInt8], detected: PlistFormat, format: inout PlistFormat, options: PlistValueDecoder.Options,
+        readOptions: PlistReadOptions, _ body: (PlistValueDecoder, DecodingNode) throws -> T
+    ) throws -> T {
+        var options = options
+        if detected == .binary {
             let objects: BinaryObjects
             do {
                 objects = try BinaryObjects(bytes, options: readOptions)
@@ -188,11 +203,20 @@ public final class PlistDecoder: Sendable {
         }
         // Text is parsed as the type asked for: a real as the nearest `Float`.
         options.roundsRealsToFloat = true
-        if detected == .xml, let table = XMLScanner.table(of: data, options: readOptions) {
+        if let table = XMLScanner.table(of: bytes, options: readOptions) {
             format = .xml
             return try Self.run(.object(table.top), source: table, options: options, body)
         }
-        let bytes = [UInt8](data)
+        return try decodeText(bytes, format: &format, options: options, readOptions: readOptions, body)
+    }
+
+    /// `decode(_:format:_:)` for text the scanner does not read: through the tree.
+    private func decodeText<T>(
+        _ bytes: [UInt8], format: inout PlistFormat, options: PlistValueDecoder.Options, readOptions: PlistReadOptions,
+        _ body: (PlistValueDecoder, DecodingNode) throws -> T
+    ) throws -> T {
+        var options = options
+        options.roundsRealsToFloat = true
         let value: Plist
         do {
             (value, format) = try Plist.read(bytes: bytes.span, options: readOptions)

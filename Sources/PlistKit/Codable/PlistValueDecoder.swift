@@ -113,7 +113,11 @@ final class PlistValueDecoder: Decoder {
         }
     }
 
-    let node: DecodingNode
+    /// The value. Unchecked, as `step`: both change only in `child(_:_:reusing:)`, on a decoder
+    /// nothing else holds, so no access overlaps another, and a checked access cost more than
+    /// the allocation that reusing the decoder saves.
+    @exclusivity(unchecked) private var storedNode: DecodingNode
+    var node: DecodingNode { unsafe storedNode }
     let context: DecodingContext
     /// The document `.object` nodes are in (a `let` here, so that calls need no retain).
     let source: (any IndexedPlist)?
@@ -122,18 +126,19 @@ final class PlistValueDecoder: Decoder {
     /// The decoder of the value this one is inside (`nil` at the top) and the step from there:
     /// the coding path is made only when a container or an error asks for it.
     private let parent: PlistValueDecoder?
-    private let step: PathStep
+    @exclusivity(unchecked) private var storedStep: PathStep
+    private var step: PathStep { unsafe storedStep }
 
     init(
         node: DecodingNode, context: DecodingContext, source: (any IndexedPlist)?, depth: Int,
         parent: PlistValueDecoder?, step: PathStep
     ) {
-        self.node = node
+        unsafe storedNode = node
         self.context = context
         self.source = source
         self.depth = depth
         self.parent = parent
-        self.step = step
+        unsafe storedStep = step
     }
 
     var options: Options { context.options }
@@ -153,6 +158,20 @@ final class PlistValueDecoder: Decoder {
     /// The decoder for a value inside this one.
     func child(_ node: DecodingNode, _ step: PathStep) -> PlistValueDecoder {
         PlistValueDecoder(node: node, context: context, source: source, depth: depth + 1, parent: self, step: step)
+    }
+
+    /// The decoder for a value inside this one: `spare` again when nothing holds it any more (the
+    /// decoding of the previous element is over), else a new one, kept in `spare`. The loops over
+    /// a collection's elements decode each with one decoder instead of allocating one each.
+    func child(_ node: DecodingNode, _ step: PathStep, reusing spare: inout PlistValueDecoder?) -> PlistValueDecoder {
+        if isKnownUniquelyReferenced(&spare), let reused = spare {
+            unsafe reused.storedNode = node
+            unsafe reused.storedStep = step
+            return reused
+        }
+        let made = child(node, step)
+        spare = made
+        return made
     }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
@@ -268,6 +287,15 @@ final class PlistValueDecoder: Decoder {
     }
 
     func unbox<T: Decodable>(_ node: DecodingNode, as type: T.Type, at step: @autoclosure () -> PathStep) throws -> T {
+        var spare: PlistValueDecoder? = nil
+        return try unbox(node, as: type, at: step(), reusing: &spare)
+    }
+
+    /// `unbox`, decoding a value that decodes itself with `spare` when it can (`child(_:_:reusing:)`).
+    func unbox<T: Decodable>(
+        _ node: DecodingNode, as type: T.Type, at step: @autoclosure () -> PathStep,
+        reusing spare: inout PlistValueDecoder?
+    ) throws -> T {
         if T.self == Date.self { return try unboxDate(node, at: step()) as! T }
         if T.self == Data.self {
             guard case .data(let data) = try scalar(node, as: type, at: step()) else {
@@ -289,10 +317,10 @@ final class PlistValueDecoder: Decoder {
             return url as! T
         }
         if let collection = type as? any DecodedInPlace.Type {
-            return try collection.init(decodingWith: child(node, step())) as! T
+            return try collection.init(decodingWith: child(node, step(), reusing: &spare)) as! T
         }
         // `type`, not `T`: a subclass passed as its superclass's type decodes as the subclass.
-        return try type.init(from: child(node, step()))
+        return try type.init(from: child(node, step(), reusing: &spare))
     }
 
     func unboxString(_ node: DecodingNode, at step: @autoclosure () -> PathStep) throws -> String {
@@ -477,10 +505,12 @@ extension Dictionary: DecodedInPlace where Key == String, Value: Decodable {
         let entries = try decoder.entries()
         let count = decoder.count(of: entries)
         self.init(minimumCapacity: count)
+        var spare: PlistValueDecoder? = nil
         for index in 0..<count {
             let key = decoder.key(index, of: entries)
             self[key] = try decoder.unbox(
-                decoder.value(index, of: entries), as: Value.self, at: .key(PlistCodingKey(stringValue: key)))
+                decoder.value(index, of: entries), as: Value.self, at: .key(PlistCodingKey(stringValue: key)),
+                reusing: &spare)
         }
     }
 }
@@ -491,8 +521,11 @@ extension Array: DecodedInPlace where Element: Decodable {
         let count = decoder.count(of: elements)
         self.init()
         reserveCapacity(count)
+        var spare: PlistValueDecoder? = nil
         for index in 0..<count {
-            append(try decoder.unbox(decoder.element(index, of: elements), as: Element.self, at: .index(index)))
+            append(
+                try decoder.unbox(
+                    decoder.element(index, of: elements), as: Element.self, at: .index(index), reusing: &spare))
         }
     }
 }
