@@ -132,31 +132,43 @@ enum XMLScalars {
         (0..<exponent).reduce(1.0) { value, _ in value * 10 }
     }
 
-    /// Exactly `YYYY-MM-DDTHH:MM:SSZ`, a real calendar date and time (UTC). The second may be
-    /// 60, meaning the next minute: CoreFoundation's writer (and ours) writes `23:59:60` for a
-    /// date a hair before a whole minute, where the seconds round up to 60.
-    static func date(_ text: Span<UInt8>) throws(Rejection) -> Date {
-        guard text.count == 20 else { throw Rejection(.invalidValue(element: "date", text: string(text))) }
-        for index in 0..<20 {
-            let byte = text[index]
-            let matches =
-                switch index {
-                case 4, 7: byte == UInt8(ascii: "-")
-                case 10: byte == UInt8(ascii: "T")
-                case 13, 16: byte == UInt8(ascii: ":")
-                case 19: byte == UInt8(ascii: "Z")
-                default: byte &- 0x30 < 10
-                }
-            guard matches else { throw Rejection(.invalidValue(element: "date", text: string(text))) }
+    /// `-? digits* - DD - DD T DD : DD : DDZ` (two digits each, nothing before or after), as
+    /// CoreFoundation and Foundation's coders both read it; `rules` say which date the fields
+    /// stand for. A field past its range is not refused: both carry it into the next
+    /// (`2024-01-32` is February 1; older Foundation encoders wrote such dates).
+    static func date(_ text: Span<UInt8>, rules: FoundationRules) throws(Rejection) -> Date {
+        var fields = DateFields()
+        var index = 0
+        if index < text.count, text[index] == UInt8(ascii: "-") {
+            fields.isNegative = true
+            index += 1
         }
-        func number(_ range: Range<Int>) -> Int64 { range.reduce(0) { $0 * 10 + Int64(text[$1] - 0x30) } }
-        let (year, month, day) = (number(0..<4), number(5..<7), number(8..<10))
-        let (hour, minute, second) = (number(11..<13), number(14..<16), number(17..<19))
-        guard (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day), hour < 24, minute < 60,
-            second <= 60
+        while index < text.count, text[index] &- 0x30 < 10 {
+            fields.appendYearDigit(text[index] &- 0x30)
+            index += 1
+        }
+        guard let month = pair(text, &index, after: UInt8(ascii: "-")),
+            let day = pair(text, &index, after: UInt8(ascii: "-")),
+            let hour = pair(text, &index, after: UInt8(ascii: "T")),
+            let minute = pair(text, &index, after: UInt8(ascii: ":")),
+            let second = pair(text, &index, after: UInt8(ascii: ":")), index + 1 == text.count,
+            text[index] == UInt8(ascii: "Z")
         else { throw Rejection(.invalidValue(element: "date", text: string(text))) }
-        let seconds = days(year: year, month: month, day: day) * 86_400 + hour * 3600 + minute * 60 + second
-        return Date(timeIntervalSinceReferenceDate: Double(seconds) - 978_307_200)
+        (fields.month, fields.day, fields.hour, fields.minute, fields.second) = (month, day, hour, minute, second)
+        // Foundation's decoder refuses a year past 64 bits.
+        guard let seconds = rules.seconds(of: fields) else {
+            throw Rejection(.invalidValue(element: "date", text: string(text)))
+        }
+        return Date(timeIntervalSinceReferenceDate: seconds)
+    }
+
+    /// `separator` then two digits at `index` (then moved past them), as a number.
+    private static func pair(_ text: Span<UInt8>, _ index: inout Int, after separator: UInt8) -> Int64? {
+        guard index + 3 <= text.count, text[index] == separator, text[index + 1] &- 0x30 < 10,
+            text[index + 2] &- 0x30 < 10
+        else { return nil }
+        defer { index += 3 }
+        return Int64(text[index + 1] &- 0x30) * 10 + Int64(text[index + 2] &- 0x30)
     }
 
     /// Base64 read leniently, as CoreFoundation does: characters outside the alphabet are
@@ -213,8 +225,9 @@ enum XMLScalars {
     private static func endsInWholePadding(_ line: Span<UInt8>) -> Bool {
         let end = line.count
         let equals = UInt8(ascii: "=")
-        return end == 0 || line[end - 4] != equals && line[end - 3] != equals
-            && (line[end - 2] != equals || line[end - 1] == equals)
+        return end == 0
+            || line[end - 4] != equals && line[end - 3] != equals
+                && (line[end - 2] != equals || line[end - 1] == equals)
     }
 
     /// Base64 read leniently, one character at a time: the reference for ``base64(_:)``.
@@ -271,24 +284,6 @@ enum XMLScalars {
         case UInt8(ascii: "A")...UInt8(ascii: "F") where radix == 16: UInt64(byte - UInt8(ascii: "A")) + 10
         default: nil
         }
-    }
-
-    private static func daysIn(month: Int64, year: Int64) -> Int64 {
-        switch month {
-        case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
-        case 4, 6, 9, 11: 30
-        default: 31
-        }
-    }
-
-    /// Days from 1970-01-01 to the date (proleptic Gregorian; Howard Hinnant's algorithm).
-    private static func days(year: Int64, month: Int64, day: Int64) -> Int64 {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
     }
 }
 

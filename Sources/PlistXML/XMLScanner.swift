@@ -39,17 +39,17 @@ package enum XMLScanner {
     /// The value of the document in `bytes` (which it copies), or `nil` when the document is
     /// not one this scanner reads.
     package static func plist(of bytes: Span<UInt8>, options: PlistReadOptions) -> Plist? {
-        table(of: Data(copying: bytes), options: options, isForTree: true)?.plist()
+        table(of: [UInt8](copying: bytes), options: options, isForTree: true)?.plist()
     }
 
     /// The table of `document` (kept, not copied), or `nil` when the document is not one this
     /// scanner reads.
-    package static func table(of document: Data, options: PlistReadOptions) -> XMLTable? {
+    package static func table(of document: [UInt8], options: PlistReadOptions) -> XMLTable? {
         table(of: document, options: options, isForTree: false)
     }
 
     /// The table; when `isForTree`, for `XMLTable.plist()` alone (see `XMLScan.isForTree`).
-    private static func table(of document: Data, options: PlistReadOptions, isForTree: Bool) -> XMLTable? {
+    private static func table(of document: [UInt8], options: PlistReadOptions, isForTree: Bool) -> XMLTable? {
         let bytes = document.span
         guard bytes.count <= Int(Int32.max) else { return nil }
         var scan = XMLScan(options: options)
@@ -65,7 +65,7 @@ package enum XMLScanner {
         }
         return XMLTable(
             document: document, nodes: scan.nodes, children: scan.children, keyPrefixes: scan.keyPrefixes,
-            keyEntries: scan.keyEntries, budget: ReadBudget(options))
+            keyEntries: scan.keyEntries, containerStarts: scan.containerStarts, budget: ReadBudget(options))
     }
 }
 
@@ -99,6 +99,8 @@ private struct XMLScan {
     var children: [Int32] = []
     var keyPrefixes: [UInt64] = []
     var keyEntries: [UInt32] = []
+    /// Per container, in document order: its node (high 32 bits) and where its start tag ends.
+    var containerStarts: [UInt64] = []
     /// The children of the open containers, innermost last.
     var pending: [Int32] = []
     /// The innermost open container (kept apart: it changes at every element), and the others.
@@ -109,12 +111,21 @@ private struct XMLScan {
     /// kept for their room).
     var keyOrder: [UInt128] = []
     var keyRows: [UInt64] = []
+    /// `checkUnsortedKeys`' hash table of rows (kept for its room), and its generation.
+    var keyTable: [UInt32] = []
+    var keyTableGeneration: UInt32 = 0
     /// The table is for `XMLTable.plist()`, which makes UIDs of `CF$UID` dictionaries and
     /// reads repeated keys as the libxml2 reader does: such dictionaries are kept, not declined.
     /// (The Codable decoder reads the table in place, and finds a key by its first entry.)
     var isForTree = false
 
-    init(options: PlistReadOptions) { budget = ReadBudget(options) }
+    /// How `<date>` text is read.
+    let rules: FoundationRules
+
+    init(options: PlistReadOptions) {
+        budget = ReadBudget(options)
+        rules = options.rules
+    }
 
     // MARK: Document
 
@@ -328,6 +339,7 @@ private struct XMLScan {
                 throw Decline()
             }
             nodes.append(XMLTable.Node(kind: kind, flags: 0, start: 0, end: 0))
+            containerStarts.append(UInt64(node) << 32 | UInt64(position))
             if let current { outer.append(current) }
             current = Frame(node: node, isDictionary: kind == .dictionary, firstPending: pending.count)
             if isEmpty { try finish(bytes) }
@@ -411,7 +423,7 @@ private struct XMLScan {
         case .real:
             node.end = try XMLScalars.real(text).bitPattern
         default:
-            node.end = try XMLScalars.date(text).timeIntervalSinceReferenceDate.bitPattern
+            node.end = try XMLScalars.date(text, rules: rules).timeIntervalSinceReferenceDate.bitPattern
         }
     }
 
@@ -468,6 +480,9 @@ private struct XMLScan {
         }
         if frame.isSorted, !frame.needsKeyCheck {
             nodes[frame.node].flags = XMLTable.Node.sortedKeys
+        } else if !frame.needsKeyCheck, count / 2 <= Self.unsortedKeyLimit {
+            try checkUnsortedKeys(bytes, words: words, count: count / 2, firstKey: firstKey)
+            nodes[frame.node].flags = XMLTable.Node.unsortedKeys
         } else if !frame.needsKeyCheck {
             try sortKeyRows(bytes, words: words, count: count / 2, firstKey: firstKey)
             nodes[frame.node].flags = XMLTable.Node.indexedKeys
@@ -485,8 +500,40 @@ private struct XMLScan {
                 throw Decline()
             }
         }
-        // A lone `CF$UID` key makes a UID: left to the libxml2 reader unless the table is for a `Plist`.
-        if count == 2, !isForTree, keyText(bytes, Int(children[firstKey])) == "CF$UID" { throw Decline() }
+        // A lone `CF$UID` key makes a UID: left to the libxml2 reader unless the table is for a
+        // `Plist`. (Compared as bytes: making the key's `String` for every dictionary of one
+        // entry, as iTunes' playlist items are, was a twentieth of decoding such a file.)
+        if count == 2, !isForTree, Self.isUIDKey(bytes, nodes[Int(children[firstKey])]) { throw Decline() }
+    }
+
+    /// The most keys of a dictionary not in order that is searched key by key (`unsortedKeys`).
+    static let unsortedKeyLimit = 64
+
+    /// Declines when two of the `count` plain ASCII keys whose rows are at `words` in
+    /// `keyPrefixes` are the same key: each row goes into `keyTable`, a hash table of rows; keys
+    /// of the same row are compared in the document.
+    mutating func checkUnsortedKeys(_ bytes: Span<UInt8>, words: Int, count: Int, firstKey: Int) throws(Decline) {
+        // 128 places, for at most 64 keys; a place holds the generation and the row + 1, so that
+        // the table is emptied by counting a generation (and cleared when that count wraps).
+        if keyTable.isEmpty || keyTableGeneration == UInt32.max >> 7 {
+            keyTable = [UInt32](repeating: 0, count: 128)
+            keyTableGeneration = 0
+        }
+        keyTableGeneration += 1
+        let generation = keyTableGeneration << 7
+        for row in 0..<count {
+            let (prefix, second) = (keyPrefixes[words + 2 * row], keyPrefixes[words + 2 * row + 1])
+            var place = Int(truncatingIfNeeded: (((prefix &* 0x9E37_79B9_7F4A_7C15) ^ second) &* 0xC2B2_AE3D_27D4_EB4F) >> 57)
+            while keyTable[place] >> 7 == keyTableGeneration {
+                let other = Int(keyTable[place] & 0x7F) - 1
+                if keyPrefixes[words + 2 * other] == prefix, keyPrefixes[words + 2 * other + 1] == second {
+                    func text(_ row: Int) -> Range<Int> { nodes[Int(children[firstKey + 2 * row])].text }
+                    if Self.order(bytes, text(row), text(other)) == 0 { throw Decline() }
+                }
+                place = (place + 1) & 127
+            }
+            keyTable[place] = generation | UInt32(row + 1)
+        }
     }
 
     /// Puts the `count` rows of a dictionary's plain ASCII keys at `words` in `keyPrefixes`
@@ -541,6 +588,18 @@ private struct XMLScan {
             return Int(bytes[first.lowerBound + offset]) - Int(bytes[second.lowerBound + offset])
         }
         return first.count - second.count
+    }
+
+    /// Whether `key` is `CF$UID` (escaped or not).
+    static func isUIDKey(_ bytes: Span<UInt8>, _ key: XMLTable.Node) -> Bool {
+        guard key.flags & XMLTable.Node.escaped == 0 else {
+            return XMLText.unescaped(bytes.extracting(key.text)) == Array("CF$UID".utf8)
+        }
+        let text = key.text
+        guard text.count == 6 else { return false }
+        let uid: InlineArray<6, UInt8> = [0x43, 0x46, 0x24, 0x55, 0x49, 0x44]
+        for index in 0..<6 where bytes[text.lowerBound + index] != uid[index] { return false }
+        return true
     }
 
     func keyText(_ bytes: Span<UInt8>, _ node: Int) -> String {

@@ -72,6 +72,11 @@ package final class XMLTable: IndexedPlist {
         /// A dictionary whose keys are unescaped ASCII, not in order: its rows of `keyPrefixes`
         /// are in ascending byte order of the keys, and `keyEntries` says whose they are.
         static let indexedKeys: UInt8 = 16
+        /// A dictionary of at most `XMLScan.unsortedKeyLimit` keys, unescaped ASCII, all
+        /// different, not in order: its rows of `keyPrefixes` are in document order, and a key
+        /// is found by reading them one after another. (Sorting the few keys of every record cost
+        /// more than that.)
+        static let unsortedKeys: UInt8 = 128
         /// An integer below zero.
         static let negative: UInt8 = 8
         /// A key of more than 65,535 bytes: `end` holds its length, not its first 8 bytes, and
@@ -83,7 +88,9 @@ package final class XMLTable: IndexedPlist {
         static let uncheckedKeys: UInt8 = 32
     }
 
-    private let document: Data
+    /// The document's bytes (an array: `Data`'s `span` checked exclusive access at every read,
+    /// a few percent of decoding).
+    private let document: [UInt8]
     private let nodes: [Node]
     /// The children of every container: a dictionary's key and value nodes alternate.
     private let children: [Int32]
@@ -95,26 +102,68 @@ package final class XMLTable: IndexedPlist {
     /// For every pair of words of an `indexedKeys` dictionary in `keyPrefixes`, the index of its
     /// key's entry in its dictionary (zero for other dictionaries, or missing after the last).
     private let keyEntries: [UInt32]
+    /// Per container, in document order: its node (high 32 bits) and where its start tag ends
+    /// (low 32 bits), for error messages.
+    private let containerStarts: [UInt64]
     /// Its limits: containers are entered at most `maxDepth` deep.
     private let budget: ReadBudget
     /// What `prefetch` read, kept so that its reads are not optimized away.
     private var touched: UInt8 = 0
 
     init(
-        document: Data, nodes: [Node], children: [Int32], keyPrefixes: [UInt64], keyEntries: [UInt32],
-        budget: ReadBudget
+        document: [UInt8], nodes: [Node], children: [Int32], keyPrefixes: [UInt64], keyEntries: [UInt32],
+        containerStarts: [UInt64], budget: ReadBudget
     ) {
         self.document = document
         self.nodes = nodes
         self.children = children
         self.keyPrefixes = keyPrefixes
         self.keyEntries = keyEntries
+        self.containerStarts = containerStarts
         self.budget = budget
     }
 
     package var top: Int { 0 }
 
-    package func location(of node: Int) -> String { "" }
+    /// `, at line L, column C` (`position(of:)`); empty for the top value, as for the other
+    /// text formats (an error there concerns the whole document).
+    package func location(of node: Int) -> String {
+        guard node != top else { return "" }
+        let position = position(of: node)
+        return ", at line \(position.line), column \(position.column)"
+    }
+
+    /// Where `node`'s start tag ends, as libxml2 reports it when it reads the start tag: the
+    /// line, and the column of the tag's `>` (of its `/` in the empty form `<dict/>`), counted in
+    /// characters. Computed from the document only when an error asks for it.
+    package func position(of node: Int) -> TextPosition {
+        let entry = nodes[node]
+        var end: Int
+        switch entry.kind {
+        case .dictionary, .array:
+            // The containers' entries are in node order: a binary search.
+            var (low, high) = (0, containerStarts.count)
+            while high - low > 1 {
+                let middle = (low + high) / 2
+                if Int(containerStarts[middle] >> 32) <= node { low = middle } else { high = middle }
+            }
+            end = Int(UInt32(truncatingIfNeeded: containerStarts[low]))
+        default:
+            end = Int(entry.start)
+        }
+        let storage = document
+        let bytes = storage.span
+        if end >= 2, bytes[end - 1] == UInt8(ascii: ">"), bytes[end - 2] == UInt8(ascii: "/") { end -= 1 }
+        var line = 1
+        var lineStart = 0
+        for index in 0..<end where bytes[index] == 0x0A {
+            line += 1
+            lineStart = index + 1
+        }
+        var column = 0
+        for index in lineStart..<end where bytes[index] & 0xC0 != 0x80 { column += 1 }
+        return TextPosition(line: line, column: column)
+    }
 
     package func kind(of node: Int) -> IndexedKind {
         switch nodes[node].kind {
@@ -240,7 +289,7 @@ package final class XMLTable: IndexedPlist {
         let wanted = text.span
         let prefix = Node.prefix(wanted)
         let dictionary = nodes[entries.node]
-        guard isASCII, dictionary.flags & (Node.sortedKeys | Node.indexedKeys) != 0 else {
+        guard isASCII, dictionary.flags & (Node.sortedKeys | Node.indexedKeys | Node.unsortedKeys) != 0 else {
             // Escaped or non-ASCII keys (or a wanted key that is not ASCII): compared one by one.
             if hint < entries.count, matches(keyAt: entries.base + 2 * hint, wanted, prefix, key, isASCII) {
                 return hint
@@ -256,6 +305,19 @@ package final class XMLTable: IndexedPlist {
         // sharing those bytes. (The compiler makes each step a branch; a step in arithmetic
         // alone, with no branch to mispredict, measured 2–5 % slower over Codable XML decoding.)
         let words = Int(dictionary.end >> 32)
+        if dictionary.flags & Node.unsortedKeys != 0 {
+            if hint < entries.count, compare(nodes[Int(children[entries.base + 2 * hint])], wanted, prefix) == 0 {
+                return hint
+            }
+            let second = Node.secondWord(wanted)
+            for row in 0..<entries.count
+            where keyPrefixes[words + 2 * row] == prefix && keyPrefixes[words + 2 * row + 1] == second {
+                if wanted.count <= 15 || compare(nodes[Int(children[entries.base + 2 * row])], wanted, prefix) == 0 {
+                    return row
+                }
+            }
+            return nil
+        }
         let second = Node.secondWord(wanted)
         let count = UInt64(min(wanted.count, 255))
         let isSorted = dictionary.flags & Node.sortedKeys != 0

@@ -42,6 +42,8 @@ struct XMLTreeBuilder {
     private var hasResult = false
 
     private var budget: ReadBudget
+    /// How `<date>` text is read.
+    private let rules: FoundationRules
     /// The key storages of the dictionaries built, shared by dictionaries with the same keys.
     private var keySets = SharedKeySets()
     /// Invariant: `open` lists the open elements; `arrays` and `dictionaries` hold the contents
@@ -57,7 +59,10 @@ struct XMLTreeBuilder {
     /// Set to find where a value begins.
     var locator: PathLocator<TextPosition>?
 
-    init(options: PlistReadOptions) { budget = ReadBudget(options) }
+    init(options: PlistReadOptions) {
+        budget = ReadBudget(options)
+        rules = options.rules
+    }
 
     /// The innermost element open.
     var innermostElement: Element? { open.last }
@@ -65,6 +70,7 @@ struct XMLTreeBuilder {
     /// A builder handing the values to `stream` instead of building them.
     init(options: PlistReadOptions, streamingTo stream: BinaryPlistStreamWriter) {
         budget = ReadBudget(options)
+        rules = options.rules
         self.stream = stream
     }
 
@@ -157,7 +163,7 @@ struct XMLTreeBuilder {
         case .real:
             try deliver(.real(try XMLScalars.real(text.span)))
         case .date:
-            try deliver(.date(try XMLScalars.date(text.span)))
+            try deliver(.date(try XMLScalars.date(text.span, rules: rules)))
         case .data:
             let data = XMLScalars.base64(text.span)
             try count(contentBytes: data.count)

@@ -47,11 +47,11 @@ import Testing
     }
 
     /// Sorted keys (binary search), unsorted keys, entities in keys and strings, missing
-    /// optional keys, `$null`, numbers as strings, a URL as a string, reals from integers.
+    /// optional keys, `$null`, a URL (`{relative}`), reals from integers, an integer from a real.
     static let library = document(
         """
         <dict>
-        \t<key>order</key><array><integer>2</integer><string>1</string></array>
+        \t<key>order</key><array><integer>2</integer><real>1</real></array>
         \t<key>nothing</key><string>$null</string>
         \t<key>tracks</key>
         \t<dict>
@@ -65,13 +65,13 @@ import Testing
         \t\t\t<key>Size</key><integer>4294967295</integer>
         \t\t\t<key>Tags</key><array><string>a</string><string/></array>
         \t\t\t<key>Track ID</key><integer>1</integer>
-        \t\t\t<key>URL</key><string>https://example.com/a?b=1&amp;c=2</string>
+        \t\t\t<key>URL</key><dict><key>relative</key><string>https://example.com/a?b=1&amp;c=2</string></dict>
         \t\t</dict>
         \t\t<key>2</key>
         \t\t<dict>
         \t\t\t<key>Track ID</key><integer>0x2</integer>
         \t\t\t<key>Name</key><string>line\r\nend</string>
-        \t\t\t<key>Size</key><string>7</string>
+        \t\t\t<key>Size</key><integer>7</integer>
         \t\t\t<key>Rating</key><real>-5</real>
         \t\t\t<key>Date Added</key><date>1999-12-31T23:59:59Z</date>
         \t\t\t<key>Ratio</key><real>0.25</real>
@@ -100,14 +100,51 @@ import Testing
         #expect(decoded.order == [2, 1] && decoded.nothing == nil)
     }
 
-    /// A value that does not fit: the same error, coding path and place as through the tree.
+    /// Dictionaries out of key order, of few keys (searched row by row) and of many (searched in
+    /// sorted rows), whose keys share their first 8 or 15 bytes or are prefixes of each other:
+    /// every key finds its own value, as PropertyListDecoder finds it.
+    @Test(arguments: [3, 64, 65, 130])
+    func findsKeysOutOfOrderAsFoundation(count: Int) throws {
+        let keys = (0..<count).map { index -> String in
+            switch index % 3 {
+            case 0: "abcdefghijklmno\(index)"
+            case 1: "abcdefgh\(index)"
+            default: "k" + String(repeating: "x", count: index % 20)
+            }
+        }.reversed()
+        let body = "<dict>" + keys.map { "<key>\($0)</key><string>\($0)</string>" }.joined() + "</dict>"
+        let data = Self.document(body)
+        let ours = try PlistDecoder().decode([String: String].self, from: data)
+        #expect(ours == (try PropertyListDecoder().decode([String: String].self, from: data)))
+        struct Probe: Decodable, Equatable {
+            var values: [String] = []
+            struct Key: CodingKey {
+                var stringValue: String
+                init(stringValue: String) { self.stringValue = stringValue }
+                var intValue: Int? { nil }
+                init?(intValue: Int) { nil }
+            }
+            init(from decoder: any Decoder) throws {
+                let container = try decoder.container(keyedBy: Key.self)
+                for name in ["abcdefghijklmno0", "abcdefghijklmno", "abcdefgh1", "abcdefgh", "k", "kx", "kxxxxxxxxxxxxxxxxxxx"] {
+                    values.append(try container.decodeIfPresent(String.self, forKey: Key(stringValue: name)) ?? "-")
+                }
+            }
+        }
+        let probed = try PlistDecoder().decode(Probe.self, from: data)
+        #expect(probed == (try PropertyListDecoder().decode(Probe.self, from: data)))
+        #expect(probed.values.first == "abcdefghijklmno0")
+    }
+
+    /// A value that does not fit: the error, coding path and place (line, and the column where
+    /// libxml2 reports the start tag) come from the table, without reading the document again.
     @Test(arguments: [
         ("<integer>300</integer>", "Parsed property list number <300> does not fit in Int8, at line 6, column 31."),
         (
             "<string>x</string>",
             #"Expected to decode Int8 but found a string ("x") instead, at line 6, column 30."#
         ),
-        ("<dict/>", "Expected to decode Int8 but found a dictionary ([:]) instead, at line 6, column 28."),
+        ("<dict/>", "Expected to decode Int8 but found a dictionary instead, at line 6, column 28."),
     ])
     func errorsSayWhereTheValueIs(value: String, message: String) throws {
         struct Small: Decodable { var value: Int8 }
@@ -217,5 +254,105 @@ import Testing
         #expect(decoded == (try PlistDecoder().decode(Library.self, from: try Plist(bytes: [UInt8](data)))))
         #expect(decoded == (try PlistDecoder().decode(Library.self, from: Self.library)))
         #expect(decoded.tracks.count == 2 && decoded.order == [2, 1])
+    }
+
+    /// A type that counts how often it is decoded, for `initFromRunsOnceWhenAValueDoesNotFit`.
+    private final class Counter: @unchecked Sendable {
+        var count = 0
+    }
+
+    private struct Counted: Decodable {
+        static let key = CodingUserInfoKey(rawValue: "counter")!
+        var value: Int8
+
+        init(from decoder: any Decoder) throws {
+            (decoder.userInfo[Self.key] as! Counter).count += 1
+            value = try decoder.container(keyedBy: CodingKeys.self).decode(Int8.self, forKey: .value)
+        }
+
+        enum CodingKeys: CodingKey { case value }
+    }
+
+    /// An error is located from the table: the document is read once and `init(from:)` runs
+    /// once (the decoder used to read the document twice more, through libxml2, and decode again).
+    @Test func initFromRunsOnceWhenAValueDoesNotFit() throws {
+        let counter = Counter()
+        let decoder = PlistDecoder()
+        decoder.userInfo[Counted.key] = counter
+        let data = Self.document("<dict>\n\t<key>value</key>\n\t<integer>300</integer>\n</dict>")
+        let error = try #require(throws: DecodingError.self) { try decoder.decode(Counted.self, from: data) }
+        #expect(counter.count == 1)
+        #expect(error.context?.debugDescription.hasSuffix(", at line 6, column 10.") == true)
+    }
+
+    /// The table places every value where libxml2 places it (the line, and the column where its
+    /// start tag ends), in documents of every layout: random values written sorted and in order,
+    /// with tabs, spaces or no indentation, CRLF, text beyond ASCII before the values.
+    @Test func placesEveryValueWhereLibXML2Does() throws {
+        var random = SeededRandom(seed: 9)
+        let generator = PlistGenerator(profile: .foundationSafe, maxDepth: 4, maxNodes: 120)
+        var checked = 0
+        for round in 0..<12 {
+            // UIDs are `CF$UID` dictionaries, which the table leaves to libxml2; references to
+            // characters XML forbids (`&#0;`) only the scanner reads, libxml2 stops there.
+            func clean(_ text: String) -> String {
+                String(
+                    String.UnicodeScalarView(
+                        text.unicodeScalars.filter {
+                            $0.value >= 0x20 && $0.value != 0xFFFE && $0.value != 0xFFFF || $0 == "\t" || $0 == "\n"
+                        }))
+            }
+            func withoutUIDs(_ value: Plist) -> Plist {
+                switch value {
+                case .uid(let uid): return .integer(PlistInteger(uid))
+                case .string(let text): return .string(clean(text))
+                case .array(let elements): return .array(elements.map(withoutUIDs))
+                case .dictionary(let entries):
+                    var cleaned = PlistDictionary()
+                    for (key, value) in entries { cleaned[clean(key)] = withoutUIDs(value) }
+                    return .dictionary(cleaned)
+                default: return value
+                }
+            }
+            var value = withoutUIDs(generator.value(using: &random))
+            if value.dictionary == nil, value.array == nil { value = ["v\u{E9}": value, "w": [value]] }
+            var options = PlistWriteOptions()
+            options.sortsKeys = round % 2 == 0
+            var text = String(decoding: try value.xmlBytes(options: options), as: UTF8.self)
+            switch round % 4 {
+            case 1: text = text.replacing("\t", with: "  ")
+            case 2: text = text.split(separator: "\n").map { $0.drop { $0 == "\t" } }.joined(separator: "\r\n")
+            case 3:
+                text = text.replacing("<plist version=\"1.0\">", with: "<plist version=\"1.0\"><!-- \u{E9}t\u{E9} -->")
+            default: break
+            }
+            let bytes = Array(text.utf8)
+            let table = try #require(XMLScanner.table(of: bytes, options: PlistReadOptions()), "round \(round)")
+            func walk(_ node: Int, _ path: [PlistPathStep]) throws {
+                if !path.isEmpty {
+                    #expect(
+                        table.position(of: node)
+                            == Plist.position(of: path, inXML: bytes.span, options: PlistReadOptions()),
+                        "\(path) in round \(round)")
+                    checked += 1
+                }
+                switch table.kind(of: node) {
+                case .dictionary:
+                    guard case .entries(let entries) = try table.dictionary(node, depth: path.count) else { return }
+                    for index in 0..<entries.count {
+                        try walk(table.value(index, of: entries), path + [.key(table.key(index, of: entries))])
+                    }
+                case .array:
+                    let elements = try table.array(node, depth: path.count)
+                    for index in 0..<elements.count {
+                        try walk(table.element(index, of: elements), path + [.index(index)])
+                    }
+                case .scalar:
+                    break
+                }
+            }
+            try walk(table.top, [])
+        }
+        #expect(checked > 300)
     }
 }

@@ -103,8 +103,8 @@ import Testing
         ),
         ("<plist><real>1.5.5</real></plist>", "1:26: <real> holds \"1.5.5\", which is not a valid real"),
         (
-            "<plist><date>2001-02-30T00:00:00Z</date></plist>",
-            "1:41: <date> holds \"2001-02-30T00:00:00Z\", which is not a valid date"
+            "<plist><date>2001-02-3T00:00:00Z</date></plist>",
+            "1:40: <date> holds \"2001-02-3T00:00:00Z\", which is not a valid date"
         ),
         (
             "<plist><date>2001-01-01 00:00:00</date></plist>",

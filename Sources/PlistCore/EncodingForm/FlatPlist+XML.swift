@@ -15,7 +15,7 @@ extension FlatPlist {
         // Keys are written ahead, into lines of their own (`XMLOutput.keyLine`), which do not throw.
         if let problem = keys.names.lazy.compactMap({ XMLWriter.problem(withKey: $0.utf8.span) }).first {
             let error = PlistError(.unrepresentable(keyPath: "", type: problem, format: "XML"), at: 0)
-            throw XMLWriter.withKeyPath(error, in: plist(at: 0))
+            throw XMLWriter.withKeyPath(error, in: plist(at: 0), rules: options.rules)
         }
         var writer = FlatXMLWriter(flat: self, sortsKeys: options.sortsKeys)
         if threads > 1, let parts = writer.parts(maxDepth: options.maxDepth),
@@ -27,7 +27,7 @@ extension FlatPlist {
         do {
             try writer.value(0, depth: 0, into: &text)
         } catch {
-            throw XMLWriter.withKeyPath(error, in: plist(at: 0))
+            throw XMLWriter.withKeyPath(error, in: plist(at: 0), rules: options.rules)
         }
         return text.finish()
     }

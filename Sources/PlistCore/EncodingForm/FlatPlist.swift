@@ -1,4 +1,3 @@
-
 #if canImport(FoundationEssentials)
 package import FoundationEssentials
 #else
@@ -22,6 +21,8 @@ package struct FlatPlist {
 
     package struct Node: BitwiseCopyable {
         package var kind: Kind
+        /// `indexed` for a dictionary with an entry in `entryIndexes` (in what was padding).
+        var flags: UInt8 = 0
         /// The number of the entry's key (in `keys`), for a dictionary's child; -1 otherwise.
         package var key: Int32
         /// The next child of the same container, or -1.
@@ -50,6 +51,13 @@ package struct FlatPlist {
     /// The bytes of every string (UTF-8) and data.
     package private(set) var bytes: [UInt8] = []
     package private(set) var keys = FlatKeys()
+    /// For the dictionaries flagged `indexed`: per key number, the last entry with that key.
+    /// Made for a dictionary of more than `scannedEntries` entries the first time
+    /// `lastEntry(of:key:)` looks in it, and kept up to date as entries are added.
+    private var entryIndexes: [Int32: [Int32: Int32]] = [:]
+    private static let indexed: UInt8 = 1
+    /// Dictionaries of at most this many entries are searched one entry at a time.
+    private static let scannedEntries = 16
 
     /// The most bytes one string or data may have.
     package static let maxLength = Int(UInt32.max)
@@ -74,7 +82,7 @@ package struct FlatPlist {
     package mutating func addContainer(_ kind: Kind, to parent: Int32, key: Key) -> Int32 {
         let node = Int32(nodes.count)
         nodes.reserveLarge(adding: 1)
-        nodes.append(Node(kind: kind, key: -1, next: -1, count: 0, payload: 0))
+        nodes.append(Node(kind: kind, flags: 0, key: -1, next: -1, count: 0, payload: 0))
         link(node, to: parent, key: key)
         return node
     }
@@ -96,6 +104,7 @@ package struct FlatPlist {
     /// - Throws: `.outputTooLarge` as `add`.
     package mutating func set(_ node: Int32, to scalar: Scalar) throws(PlistError) {
         let made = try make(scalar)
+        dropIndex(of: node)
         nodes[Int(node)].kind = made.kind
         nodes[Int(node)].count = made.count
         nodes[Int(node)].payload = made.payload
@@ -105,13 +114,14 @@ package struct FlatPlist {
     /// (then it keeps its children).
     package mutating func setContainer(_ node: Int32, to kind: Kind) {
         guard nodes[Int(node)].kind != kind else { return }
+        dropIndex(of: node)
         nodes[Int(node)].kind = kind
         nodes[Int(node)].count = 0
         nodes[Int(node)].payload = 0
     }
 
     private mutating func make(_ scalar: Scalar) throws(PlistError) -> Node {
-        var node = Node(kind: .string, key: -1, next: -1, count: 0, payload: 0)
+        var node = Node(kind: .string, flags: 0, key: -1, next: -1, count: 0, payload: 0)
         switch scalar {
         case .string(let string):
             node.payload = UInt64(bytes.count)
@@ -166,6 +176,7 @@ package struct FlatPlist {
             guard container.kind == .dictionary else { return }
             nodes[Int(node)].key = number
         }
+        if container.flags & Self.indexed != 0 { entryIndexes[parent]![nodes[Int(node)].key] = node }
         if container.count == 0 {
             nodes[Int(parent)].payload = UInt64(UInt32(node)) | UInt64(UInt32(node)) << 32
         } else {
@@ -173,6 +184,38 @@ package struct FlatPlist {
             nodes[Int(parent)].payload = container.payload & 0xFFFF_FFFF | UInt64(UInt32(node)) << 32
         }
         nodes[Int(parent)].count += 1
+    }
+
+    /// The last entry of dictionary `dictionary` with the key `key` (the one that counts), or
+    /// `nil` when there is none or `dictionary` is not a dictionary.
+    package mutating func lastEntry(of dictionary: Int32, key: Key) -> Int32? {
+        let container = nodes[Int(dictionary)]
+        guard container.kind == .dictionary, container.count > 0 else { return nil }
+        let number: Int32
+        switch key {
+        case .none: return nil
+        case .name(let name): number = keys.number(of: name)
+        case .number(let known): number = known
+        }
+        if container.flags & Self.indexed != 0 { return entryIndexes[dictionary]![number] }
+        var found: Int32? = nil
+        if container.count <= Self.scannedEntries {
+            for child in children(of: dictionary) where nodes[Int(child)].key == number { found = child }
+            return found
+        }
+        // A large dictionary: indexed from now on, so that asking for each of its keys is not
+        // quadratic.
+        var index: [Int32: Int32] = [:]
+        for child in children(of: dictionary) { index[nodes[Int(child)].key] = child }
+        entryIndexes[dictionary] = index
+        nodes[Int(dictionary)].flags |= Self.indexed
+        return index[number]
+    }
+
+    private mutating func dropIndex(of node: Int32) {
+        guard nodes[Int(node)].flags & Self.indexed != 0 else { return }
+        nodes[Int(node)].flags &= ~Self.indexed
+        entryIndexes[node] = nil
     }
 
     /// The children of container `node` in order.
@@ -242,6 +285,18 @@ package struct FlatPlist {
             }
         }
         stack.replaceSubrange(start..., with: unique)
+    }
+
+    /// What Foundation's encoder calls the scalar at `node` when it refuses one as the top value
+    /// of a property list (`boolean`, `number`, `string`, `date`); `nil` for a container or data.
+    package func fragmentName(at node: Int32) -> String? {
+        switch nodes[Int(node)].kind {
+        case .dictionary, .array, .data: nil
+        case .bool: "boolean"
+        case .signed, .unsigned, .real: "number"
+        case .string: "string"
+        case .date: "date"
+        }
     }
 
     /// The value at `node` as a `Plist`.

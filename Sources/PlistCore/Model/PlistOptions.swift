@@ -14,6 +14,9 @@ public struct PlistReadOptions: Hashable, Sendable {
     /// JSON: the value a `null` stands for; `nil` (the default) makes `null` an error, since
     /// property lists have no null.
     public var jsonNull: Plist?
+    /// Whose rules XML `<date>` text is read by: CoreFoundation's (`Plist(xml:)`), or
+    /// Foundation's coders' (PlistKit's decoder sets it).
+    package var rules = FoundationRules.coreFoundation
 
     /// Options with the given limits.
     public init(maxDepth: Int = 512, maxObjects: Int = 1 << 24, maxContentBytes: Int = 1 << 30, jsonNull: Plist? = nil)
@@ -53,6 +56,9 @@ public struct PlistWriteOptions: Hashable, Sendable {
     /// use more processor time in all, and their parts more memory, than one thread would. The
     /// bytes are the same either way. Small documents and the other formats always use one thread.
     public var parallelism: Int
+    /// Whose rules XML dates and reals are written by: CoreFoundation's (`Plist.xmlBytes`), or
+    /// Foundation's coders' (PlistKit's encoder sets it).
+    package var rules = FoundationRules.coreFoundation
 
     /// Options with the given limits, key order, OpenStep and JSON forms, and threads.
     public init(

@@ -1,4 +1,3 @@
-
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -413,6 +412,11 @@ private struct OpenStepParser {
                     number = number << 4 | UInt32(digit)
                     index += 1
                     digits += 1
+                }
+                // `\U` needs at least one hex digit, as in swift-foundation (CoreFoundation reads
+                // the escape alone as NUL, which would change the string unseen).
+                guard digits > 0 else {
+                    throw error(.syntax("\\U must be followed by 1 to 4 hex digits"), at: escapeStart)
                 }
                 scalar = number
             case 0x61: scalar = 0x07  // a

@@ -31,6 +31,14 @@ extension Data {
     }
 }
 
+extension Array where Element == UInt8 {
+    /// A copy of the bytes in `span`.
+    package init(copying span: Span<UInt8>) {
+        // SAFETY: the buffer is valid for the duration of the closure, and the array copies it.
+        self = unsafe span.withUnsafeBufferPointer { buffer in unsafe Array(buffer) }
+    }
+}
+
 extension Array where Element: BitwiseCopyable {
     /// An empty array with room for at least `capacity` elements, for a buffer of megabytes
     /// filled once (a writer's output, a reader's table). On Linux the kernel is asked to back

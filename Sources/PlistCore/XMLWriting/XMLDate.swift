@@ -1,7 +1,8 @@
-/// The text of a `<date>` exactly as CoreFoundation writes it: `%04d-%02d-%02dT%02d:%02d:%02dZ`
-/// of the fields of `CFAbsoluteTimeGetGregorianDate(seconds, NULL)`, whose arithmetic is
-/// reproduced here step by step, including its overflows on x86-64.
+/// The text of a `<date>`, by the rules of each of Foundation's APIs (`FoundationRules`).
 ///
+/// `coreFoundation`: exactly as CoreFoundation writes it (`PropertyListSerialization`):
+/// `%04d-%02d-%02dT%02d:%02d:%02dZ` of the fields of `CFAbsoluteTimeGetGregorianDate(seconds,
+/// NULL)`, whose arithmetic is reproduced here step by step, including its overflows on x86-64.
 /// What that means, all checked against Foundation on this machine:
 /// - The fraction of a second is dropped by rounding down, also before 2001 and before 1970
 ///   (-0.5 → `2000-12-31T23:59:59Z`, 0.999999999 → `2001-01-01T00:00:00Z`).
@@ -15,22 +16,46 @@
 ///   the "integer indefinite" value (Int64.min, Int32.min); CF then stores hour and minute in
 ///   `SInt8`, so NaN is written `2030437302-06-07T24:60:-2147483648Z`. (An arm64 build of
 ///   CoreFoundation converts differently and would write other text for those values.)
+///
+/// `codable`: as `PropertyListEncoder` writes it: the second rounded down, its fields in the
+/// ISO 8601 calendar (Julian before 1582-10-15), so `Date.distantPast` is
+/// `0001-01-01T00:00:00Z`.
 enum XMLDate {
     /// Why a date cannot be written in XML (as the type in an `.unrepresentable` message), or
-    /// `nil` when it can. The readers read the years 1 to 9999 (`YYYY` has four digits, and
-    /// year 0 is no year of the calendar CF and Foundation use); CF writes other years, NaN and
-    /// infinities too, as text nothing reads back (`10000-01-01T00:00:00Z`,
-    /// `2030437302-06-07T24:60:-2147483648Z`), so those are refused instead.
-    static func problem(with seconds: Double) -> String? {
+    /// `nil` when it can. Both Foundations write other years, NaN and infinities too, as text
+    /// that other readers refuse or read as another date (`10000-01-01T00:00:00Z`, plistlib
+    /// refuses it; `2030437302-06-07T24:60:-2147483648Z`), so those are refused instead. Year 0
+    /// is not written: plistlib and Python's `datetime` have no year 0.
+    static func problem(with seconds: Double, rules: FoundationRules) -> String? {
         if seconds.isNaN { return "date that is not a number (NaN)" }
-        if seconds.isInfinite { return seconds > 0 ? "date infinitely far in the future" : "date infinitely far in the past" }
-        if seconds.rounded(.down) < firstCalendarSecond { return "date before the year 1" }
+        if seconds.isInfinite {
+            return seconds > 0 ? "date infinitely far in the future" : "date infinitely far in the past"
+        }
+        let first = rules == .codable ? firstCodableSecond : firstCalendarSecond
+        if seconds.rounded(.down) < first { return "date before the year 1" }
         if seconds >= endOfWholeSeconds { return "date after the year 9999" }
         return nil
     }
 
-    /// 0001-01-01T00:00:00Z, the first second of the year 1.
+    /// 0001-01-01T00:00:00Z, the first second of the year 1 (proleptic Gregorian).
     static let firstCalendarSecond = -63_113_904_000.0
+    /// 0001-01-01T00:00:00Z in the Julian calendar: `Date.distantPast`, two days before.
+    static let firstCodableSecond = -63_114_076_800.0
+
+    /// The text of `seconds` by `rules`, which must have no `problem` for `codable`.
+    static func append(secondsSinceReference seconds: Double, rules: FoundationRules, to out: inout ShortText) {
+        if rules == .codable {
+            appendFields(ofWholeSecond: Int64(seconds.rounded(.down)), rules: .codable, to: &out)
+        } else {
+            append(secondsSinceReference: seconds, to: &out)
+        }
+    }
+
+    /// `YYYY-MM-DDTHH:MM:SSZ` of the whole second `seconds`, in the calendar of `rules`.
+    static func appendFields(ofWholeSecond seconds: Int64, rules: FoundationRules, to out: inout ShortText) {
+        let fields = CivilCalendar.fields(ofWholeSecond: seconds, rules: rules)
+        appendFields(fields.year, fields.month, fields.day, fields.hour, fields.minute, fields.second, to: &out)
+    }
 
     static func append(secondsSinceReference seconds: Double, to out: inout ShortText) {
         if seconds.rounded(.down) == seconds, seconds >= firstWholeSecond, seconds < endOfWholeSeconds {
@@ -74,7 +99,7 @@ enum XMLDate {
     }
 
     /// `YYYY-MM-DDTHH:MM:SSZ`, as CF's `%04d-%02d-%02dT%02d:%02d:%02dZ` writes the fields.
-    private static func appendFields(
+    static func appendFields(
         _ year: Int64, _ month: Int64, _ day: Int64, _ hour: Int64, _ minute: Int64, _ second: Int64,
         to out: inout ShortText
     ) {

@@ -20,16 +20,18 @@ enum XMLWriter {
         do {
             try writer.value(value, depth: 0)
         } catch {
-            throw withKeyPath(error, in: value)
+            throw withKeyPath(error, in: value, rules: options.rules)
         }
         return writer.text.finish()
     }
 
     /// `error` with the key path of the value it concerns, when it is an `.unrepresentable`
     /// from `XMLOutput`, which keeps no key path: found in `value` once writing has failed.
-    static func withKeyPath(_ error: PlistError, in value: @autoclosure () -> Plist) -> PlistError {
+    static func withKeyPath(_ error: PlistError, in value: @autoclosure () -> Plist, rules: FoundationRules)
+        -> PlistError
+    {
         guard case .unrepresentable(_, let type, let format) = error.kind,
-            let path = value().firstPath(where: { problem(with: $0) != nil })
+            let path = value().firstPath(where: { problem(with: $0, rules: rules) != nil })
         else { return error }
         return PlistError(
             .unrepresentable(keyPath: PlistKeyPath(components: path).description, type: type, format: format), at: 0)
@@ -37,10 +39,11 @@ enum XMLWriter {
 
     /// Why `value` itself (not its elements) cannot be written so that it reads back the same, or
     /// `nil`: a date outside what `<date>` holds, or a dictionary of a lone non-negative integer
-    /// `CF$UID`, which is how a UID is written (and so reads back as one, in CF too).
-    static func problem(with value: Plist) -> String? {
+    /// `CF$UID`, which is how a UID is written (and so reads back as one, in CF too). Dates are
+    /// written by `rules`.
+    static func problem(with value: Plist, rules: FoundationRules) -> String? {
         switch value {
-        case .date(let date): XMLDate.problem(with: date.timeIntervalSinceReferenceDate)
+        case .date(let date): XMLDate.problem(with: date.timeIntervalSinceReferenceDate, rules: rules)
         case .dictionary(let entries) where isUIDForm(entries): uidFormProblem
         case .dictionary(let entries): entries.keys.lazy.compactMap { problem(withKey: $0.utf8.span) }.first
         default: nil
@@ -124,6 +127,7 @@ private struct TreeWriter {
 struct XMLOutput {
     private let maxOutputBytes: Int
     private let maxDepth: Int
+    private let rules: FoundationRules
     private var out: [UInt8] = []
     /// How many bytes `drain` handed over.
     private var drained = 0
@@ -140,6 +144,7 @@ struct XMLOutput {
     init(options: PlistWriteOptions, capacity: Int, isPart: Bool = false) {
         maxOutputBytes = options.maxOutputBytes
         maxDepth = options.maxDepth
+        rules = options.rules
         out = [UInt8](largeCapacity: min(capacity, options.maxOutputBytes))
         guard !isPart else { return }
         out.append(addingCapacity: Self.header.utf8CodeUnitCount) { $0.append(Self.header) }
@@ -219,7 +224,12 @@ struct XMLOutput {
 
     mutating func real(_ value: Double, depth: Int) throws(PlistError) {
         var text = ShortText()
-        XMLReal.append(value, to: &text)
+        if rules == .codable, value == 0, value.sign == .minus {
+            // Foundation's encoder keeps the sign of zero, which CoreFoundation's writer drops.
+            text.append(contentsOf: "-0.0".utf8)
+        } else {
+            XMLReal.append(value, to: &text)
+        }
         try short(text, between: "<real>", and: "</real>\n", depth: depth)
     }
 
@@ -232,13 +242,13 @@ struct XMLOutput {
     }
 
     /// - Throws: `.unrepresentable` (with no key path: the caller knows it) for a date the reader
-    ///   could not read back (`XMLDate.problem(with:)`).
+    ///   could not read back (`XMLDate.problem(with:rules:)`).
     mutating func date(secondsSinceReference seconds: Double, depth: Int) throws(PlistError) {
-        if let problem = XMLDate.problem(with: seconds) {
+        if let problem = XMLDate.problem(with: seconds, rules: rules) {
             throw PlistError(.unrepresentable(keyPath: "", type: problem, format: "XML"), at: 0)
         }
         var text = ShortText()
-        XMLDate.append(secondsSinceReference: seconds, to: &text)
+        XMLDate.append(secondsSinceReference: seconds, rules: rules, to: &text)
         try short(text, between: "<date>", and: "</date>\n", depth: depth)
     }
 

@@ -157,6 +157,8 @@ final class KeyedDecoding<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 }
 
+/// `currentIndex` moves past an element only when it decoded, as in Foundation: after a failed
+/// `try? decode(Int.self)`, the same element can be decoded as another type.
 struct UnkeyedDecoding: UnkeyedDecodingContainer {
     let decoder: PlistValueDecoder
     let elements: DecodingElements
@@ -172,44 +174,40 @@ struct UnkeyedDecoding: UnkeyedDecodingContainer {
     var isAtEnd: Bool { currentIndex >= decoder.count(of: elements) }
 
     private var step: PathStep { .index(currentIndex) }
-    private var path: CodingPathNode { decoder.path(step) }
 
-    private mutating func next(_ type: Any.Type) throws -> DecodingNode {
+    /// The current element.
+    /// - Throws: `valueNotFound` at the end, with `message`.
+    private func current(_ type: Any.Type, _ message: String = "Unkeyed container is at end.") throws -> DecodingNode {
         guard !isAtEnd else {
             throw DecodingError.valueNotFound(
-                type, .init(codingPath: path.array, debugDescription: "Unkeyed container is at end."))
+                type, .init(codingPath: decoder.path(step).array, debugDescription: message))
         }
-        defer { currentIndex += 1 }
         return decoder.element(currentIndex, of: elements)
     }
 
+    /// `value`, after moving past the element it was decoded from.
+    private mutating func advancing<T>(_ value: T) -> T {
+        currentIndex += 1
+        return value
+    }
+
     mutating func decodeNil() throws -> Bool {
-        guard !isAtEnd else {
-            throw DecodingError.valueNotFound(
-                Any?.self, .init(codingPath: path.array, debugDescription: "Unkeyed container is at end."))
-        }
-        if decoder.isNil(decoder.element(currentIndex, of: elements)) {
-            currentIndex += 1
-            return true
-        }
-        return false
+        guard decoder.isNil(try current(Any?.self)) else { return false }
+        currentIndex += 1
+        return true
     }
 
     mutating func decode(_ type: Bool.Type) throws -> Bool {
-        let p = step
-        return try decoder.unboxBool(next(type), at: p)
+        advancing(try decoder.unboxBool(current(type), at: step))
     }
     mutating func decode(_ type: String.Type) throws -> String {
-        let p = step
-        return try decoder.unboxString(next(type), at: p)
+        advancing(try decoder.unboxString(current(type), at: step))
     }
     mutating func decode(_ type: Double.Type) throws -> Double {
-        let p = step
-        return try decoder.unboxDouble(next(type), at: p)
+        advancing(try decoder.unboxDouble(current(type), at: step))
     }
     mutating func decode(_ type: Float.Type) throws -> Float {
-        let p = step
-        return try decoder.unboxFloat(next(type), at: p)
+        advancing(try decoder.unboxFloat(current(type), at: step))
     }
     mutating func decode(_ type: Int.Type) throws -> Int { try integer(type) }
     mutating func decode(_ type: Int8.Type) throws -> Int8 { try integer(type) }
@@ -223,30 +221,29 @@ struct UnkeyedDecoding: UnkeyedDecodingContainer {
     mutating func decode(_ type: UInt64.Type) throws -> UInt64 { try integer(type) }
 
     private mutating func integer<I: FixedWidthInteger>(_ type: I.Type) throws -> I {
-        let p = step
-        return try decoder.unboxInteger(next(type), as: type, at: p)
+        advancing(try decoder.unboxInteger(current(type), as: type, at: step))
     }
 
     mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
-        let p = step
-        return try decoder.unbox(next(type), as: type, at: p)
+        advancing(try decoder.unbox(current(type), as: type, at: step))
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<
         NestedKey
     > {
-        let p = step
-        return try decoder.child(next(type), p).container(keyedBy: type)
+        let element = try current(KeyedDecodingContainer<NestedKey>.self)
+        return advancing(try decoder.child(element, step).container(keyedBy: type))
     }
 
     mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
-        let p = step
-        return try decoder.child(next([Any].self), p).unkeyedContainer()
+        let element = try current(
+            (any UnkeyedDecodingContainer).self, "Cannot get nested unkeyed container -- unkeyed container is at end.")
+        return advancing(try decoder.child(element, step).unkeyedContainer())
     }
 
     mutating func superDecoder() throws -> any Decoder {
-        let p = step
-        return decoder.child(try next(Any.self), p)
+        let element = try current((any Decoder).self, "Cannot get superDecoder() -- unkeyed container is at end.")
+        return advancing(decoder.child(element, step))
     }
 }
 

@@ -4,14 +4,19 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// Where a decoding error's value is in the text it was read from. XML, OpenStep and JSON are
-/// read into a `Plist` tree, which keeps no positions; when a value does not fit its type, the
-/// text is read again, this time noting where the values on the error's coding path begin.
+/// Where a decoding error's value is in the text it was read from, for text decoded through a
+/// `Plist` tree, which keeps no positions: OpenStep, JSON, and the XML documents the scanner
+/// leaves to libxml2. When a value does not fit its type, the text is read again, this time
+/// noting where the values on the error's coding path begin. (Binary files and the XML the
+/// scanner reads are decoded in place, and their errors placed from the document itself.)
 extension PlistDecoder {
     /// `error` with `, at line L, column C` in its debug description: where its value begins in
     /// `bytes`, or the deepest value on its coding path that is there (the dictionary of a
     /// missing key). Unchanged for an error at the top value.
-    func locating(_ error: DecodingError, in bytes: [UInt8], format: PlistFormat, top: Plist) -> DecodingError {
+    static func locating(
+        _ error: DecodingError, in bytes: [UInt8], format: PlistFormat, top: Plist, options: PlistValueDecoder.Options,
+        readOptions: PlistReadOptions
+    ) -> DecodingError {
         guard let context = error.context else { return error }
         let steps = Self.steps(along: context.codingPath, in: top, options: options)
         let position: TextPosition?

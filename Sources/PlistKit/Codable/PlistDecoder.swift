@@ -11,18 +11,18 @@ public import Foundation
 ///
 /// Binary files are decoded object by object straight from the bytes, and the XML documents that
 /// real writers produce from a table of the document (`XMLScanner`) without building the tree;
-/// other input is read into a `Plist` with the format's reader, then decoded from the tree. When
-/// a value does not fit its type, an XML document is decoded again through the tree, whose
-/// errors say where the value is (so a `Decodable` type's `init(from:)` can run twice then).
-/// Beyond Foundation: key decoding strategies, date decoding strategies for formats without a
-/// date type (OpenStep, JSON), and errors that say where in the input a bad value is.
+/// other input is read into a `Plist` with the format's reader, then decoded from the tree. The
+/// document is read once and each `init(from:)` runs once, also when a value does not fit.
+/// XML dates are read as Foundation's decoder reads them (the Julian calendar before
+/// 1582-10-15). Beyond Foundation: key decoding strategies, date decoding strategies for formats
+/// without a date type (OpenStep, JSON), and errors that say where in the input a bad value is.
 ///
 /// Conversions, as Foundation's: integers decode from integers and from reals with an integral
 /// value, and must fit the type exactly; floating-point types decode from reals and integers;
-/// `Float` fails for a finite value beyond its range; strings holding numbers or Booleans
-/// (OpenStep has only strings) decode as those numbers and Booleans (`YES`/`NO`, `true`/`false`,
-/// `1`/`0`; Foundation's decoder refuses those); the string `$null` is `nil`; a URL decodes
-/// from Foundation's `{relative, base}` form and from its absolute string.
+/// `Float` fails for a finite value beyond its range; the string `$null` is `nil`; a URL
+/// decodes from Foundation's `{relative, base}` form. For OpenStep, `.strings` and JSON input
+/// (not binary, XML or `Plist` values, where Foundation's rules hold), strings also decode as
+/// numbers, Booleans (`YES`/`NO`, `true`/`false`, `1`/`0`) and URLs (their absolute string).
 public final class PlistDecoder: Sendable {
     /// How keys in the property list become coding keys.
     public enum KeyDecodingStrategy: Sendable {
@@ -57,6 +57,10 @@ public final class PlistDecoder: Sendable {
         var keyDecodingStrategy: KeyDecodingStrategy = .useDefaultKeys
         var dateDecodingStrategy: DateDecodingStrategy = .deferredToDate
         var readOptions: PlistReadOptions = PlistReadOptions()
+
+        var decodingOptions: PlistValueDecoder.Options {
+            PlistValueDecoder.Options(userInfo: userInfo, keys: keyDecodingStrategy, dates: dateDecodingStrategy)
+        }
     }
 
     /// Values for the `Decodable` types to read.
@@ -95,59 +99,48 @@ public final class PlistDecoder: Sendable {
     /// Decodes a `T` from a property list in any supported format, and reports the format.
     /// - Throws: `DecodingError`, as `decode(_:from:)`.
     public func decode<T: Decodable>(_ type: T.Type, from data: Data, format: inout PlistFormat) throws -> T {
-        let detected = try? Plist.format(of: data.span)
-        if detected == .binary {
-            format = .binary
-            var bytes = [UInt8](largeCapacity: data.count)
-            bytes.append(contentsOf: data)
-            return try decode(type, fromBinary: bytes)
-        }
-        // The table reads the bytes in place: no copy of the document.
-        if detected == .xml, let table = XMLScanner.table(of: data, options: readOptions) {
-            format = .xml
-            do {
-                return try decode(type, from: table)
-            } catch is DecodingError {
-                // Read again through the tree below, which gives the error with its line and column.
-            }
-        }
-        let bytes = [UInt8](data)
-        let value: Plist
-        do {
-            (value, format) = try Plist.read(bytes: bytes.span, options: readOptions)
-        } catch {
-            throw Self.notAPropertyList(error)
-        }
-        do {
-            return try decode(type, from: value)
-        } catch let error as DecodingError {
-            throw locating(error, in: bytes, format: format, top: value)
+        try decode(data, format: &format) { decoder, top in try decoder.unbox(top, as: type, at: .same) }
+    }
+
+    /// Decodes a `T` that needs `configuration` to decode, from a property list in any
+    /// supported format, as `PropertyListDecoder.decode(_:from:configuration:)`.
+    /// - Throws: `DecodingError`, as `decode(_:from:)`.
+    public func decode<T: DecodableWithConfiguration>(
+        _ type: T.Type, from data: Data, configuration: T.DecodingConfiguration
+    ) throws -> T {
+        var format = PlistFormat.binary
+        return try decode(type, from: data, format: &format, configuration: configuration)
+    }
+
+    /// Decodes a `T` with the configuration `C` provides.
+    /// - Throws: `DecodingError`, as `decode(_:from:)`.
+    public func decode<T, C>(_ type: T.Type, from data: Data, configuration: C.Type) throws -> T
+    where
+        T: DecodableWithConfiguration, C: DecodingConfigurationProviding,
+        T.DecodingConfiguration == C.DecodingConfiguration
+    {
+        try decode(type, from: data, configuration: C.decodingConfiguration)
+    }
+
+    /// Decodes a `T` that needs `configuration` to decode, and reports the format.
+    /// - Throws: `DecodingError`, as `decode(_:from:)`.
+    public func decode<T: DecodableWithConfiguration>(
+        _ type: T.Type, from data: Data, format: inout PlistFormat, configuration: T.DecodingConfiguration
+    ) throws -> T {
+        try decode(data, format: &format) { decoder, top in
+            try type.init(from: decoder.child(top, .same), configuration: configuration)
         }
     }
 
-    /// Binary files are decoded as the `Decodable` types ask for their values, without building
-    /// the `Plist` tree first. The reader's checks and limits apply to every object read;
-    /// objects no type asks for are not read.
-    private func decode<T: Decodable>(_ type: T.Type, fromBinary bytes: [UInt8]) throws -> T {
-        let objects: BinaryObjects
-        do {
-            objects = try BinaryObjects(bytes, options: readOptions)
-        } catch {
-            throw Self.notAPropertyList(error)
-        }
-        return try decode(type, from: objects)
-    }
-
-    /// Decodes the top value of an indexed document.
-    private func decode<T: Decodable>(_ type: T.Type, from document: any IndexedPlist) throws -> T {
-        try decode(type, .object(document.top), source: document)
-    }
-
-    private static func notAPropertyList(_ error: PlistError) -> DecodingError {
-        DecodingError.dataCorrupted(
-            .init(
-                codingPath: [], debugDescription: "The data is not a valid property list: \(error)",
-                underlyingError: error))
+    /// Decodes a `T` with the configuration `C` provides, and reports the format.
+    /// - Throws: `DecodingError`, as `decode(_:from:)`.
+    public func decode<T, C>(_ type: T.Type, from data: Data, format: inout PlistFormat, configuration: C.Type) throws
+        -> T
+    where
+        T: DecodableWithConfiguration, C: DecodingConfigurationProviding,
+        T.DecodingConfiguration == C.DecodingConfiguration
+    {
+        try decode(type, from: data, format: &format, configuration: C.decodingConfiguration)
     }
 
     /// Decodes a `T` from the bytes of a property list in any supported format.
@@ -159,20 +152,103 @@ public final class PlistDecoder: Sendable {
     /// Decodes a `T` from a property-list value.
     /// - Throws: `DecodingError` for a value that does not fit, with its coding path.
     public func decode<T: Decodable>(_ type: T.Type, from value: Plist) throws -> T {
-        try decode(type, .value(value), source: nil)
-    }
-
-    private func decode<T: Decodable>(_ type: T.Type, _ top: DecodingNode, source: (any IndexedPlist)?) throws -> T {
-        let context = DecodingContext(options: options)
-        // `unbox` decodes the top value with a decoder one level inside this one: depth 0.
-        return try PlistValueDecoder(node: top, context: context, source: source, depth: -1, parent: nil, step: .same)
-            .unbox(top, as: type, at: .same)
-    }
-
-    var options: PlistValueDecoder.Options {
-        settings.withLock { settings in
-            PlistValueDecoder.Options(
-                userInfo: settings.userInfo, keys: settings.keyDecodingStrategy, dates: settings.dateDecodingStrategy)
+        try Self.run(.value(value), source: nil, options: options) { decoder, top in
+            try decoder.unbox(top, as: type, at: .same)
         }
     }
+
+    /// Reads `data` in its format and runs `body` on its top value, once.
+    ///
+    /// Binary files are decoded as the `Decodable` types ask for their values, without building
+    /// the `Plist` tree first (`BinaryObjects`); so are the XML documents the scanner reads
+    /// (`XMLTable`). Both read from a copy of the bytes in an array, and give each error its
+    /// place (a byte offset, a line and column). Other documents are read into a `Plist`, and a
+    /// decoding error is given its line and column by reading the text again (`locating`).
+    private func decode<T>(
+        _ data: Data, format: inout PlistFormat, _ body: (PlistValueDecoder, DecodingNode) throws -> T
+    ) throws -> T {
+        let (options, readOptions) = settings.withLock { settings in
+            var readOptions = settings.readOptions
+            // XML dates as Foundation's decoder reads them (the Julian calendar before 1582-10-15).
+            readOptions.rules = .codable
+            return (settings.decodingOptions, readOptions)
+        }
+        let detected = try? Plist.format(of: data.span)
+        if detected == .binary || detected == .xml {
+            // An array's span costs nothing to take; `Data`'s checks exclusive access each time,
+            // which the table's many reads of the document felt.
+            var bytes = [UInt8](largeCapacity: data.count)
+            bytes.append(contentsOf: data)
+            return try decode(
+                bytes, detected: detected!, format: &format, options: options, readOptions: readOptions, body)
+        }
+        return try decodeText([UInt8](data), format: &format, options: options, readOptions: readOptions, body)
+    }
+
+    /// `decode(_:format:_:)` for binary and XML documents.
+    private func decode<T>(
+        _ bytes: [UInt8], detected: PlistFormat, format: inout PlistFormat, options: PlistValueDecoder.Options,
+        readOptions: PlistReadOptions, _ body: (PlistValueDecoder, DecodingNode) throws -> T
+    ) throws -> T {
+        var options = options
+        if detected == .binary {
+            let objects: BinaryObjects
+            do {
+                objects = try BinaryObjects(bytes, options: readOptions)
+            } catch {
+                throw Self.notAPropertyList(error)
+            }
+            format = .binary
+            return try Self.run(.object(objects.top), source: objects, options: options, body)
+        }
+        // Text is parsed as the type asked for: a real as the nearest `Float`.
+        options.roundsRealsToFloat = true
+        if let table = XMLScanner.table(of: bytes, options: readOptions) {
+            format = .xml
+            return try Self.run(.object(table.top), source: table, options: options, body)
+        }
+        return try decodeText(bytes, format: &format, options: options, readOptions: readOptions, body)
+    }
+
+    /// `decode(_:format:_:)` for text the scanner does not read: through the tree.
+    private func decodeText<T>(
+        _ bytes: [UInt8], format: inout PlistFormat, options: PlistValueDecoder.Options, readOptions: PlistReadOptions,
+        _ body: (PlistValueDecoder, DecodingNode) throws -> T
+    ) throws -> T {
+        var options = options
+        options.roundsRealsToFloat = true
+        let value: Plist
+        do {
+            (value, format) = try Plist.read(bytes: bytes.span, options: readOptions)
+        } catch {
+            throw Self.notAPropertyList(error)
+        }
+        do {
+            options.readsValuesFromStrings = format != .xml
+            return try Self.run(.value(value), source: nil, options: options, body)
+        } catch let error as DecodingError {
+            throw Self.locating(
+                error, in: bytes, format: format, top: value, options: options, readOptions: readOptions)
+        }
+    }
+
+    /// Runs `body` with a decoder one level above the top value, so that the decoder `body`
+    /// makes for the top value has depth 0.
+    private static func run<T>(
+        _ top: DecodingNode, source: (any IndexedPlist)?, options: PlistValueDecoder.Options,
+        _ body: (PlistValueDecoder, DecodingNode) throws -> T
+    ) throws -> T {
+        let context = DecodingContext(options: options)
+        return try body(
+            PlistValueDecoder(node: top, context: context, source: source, depth: -1, parent: nil, step: .same), top)
+    }
+
+    private static func notAPropertyList(_ error: PlistError) -> DecodingError {
+        DecodingError.dataCorrupted(
+            .init(
+                codingPath: [], debugDescription: "The data is not a valid property list: \(error)",
+                underlyingError: error))
+    }
+
+    var options: PlistValueDecoder.Options { settings.withLock { $0.decodingOptions } }
 }

@@ -1,5 +1,5 @@
-public import SystemPackage
 import Synchronization
+public import SystemPackage
 
 #if canImport(FoundationEssentials)
 public import FoundationEssentials
@@ -98,10 +98,44 @@ public final class PlistEncoder: Sendable {
     /// The value as the bytes of a property list in `outputFormat`.
     /// - Throws: `EncodingError.invalidValue`, as `encode(_:)`.
     public func encodeToBytes<T: Encodable>(_ value: T) throws -> [UInt8] {
+        try bytes(of: value) { try $0.encode(value) }
+    }
+
+    /// The value, which needs `configuration` to encode, as a property list in `outputFormat`,
+    /// as `PropertyListEncoder.encode(_:configuration:)`.
+    /// - Throws: `EncodingError.invalidValue`, as `encode(_:)`.
+    public func encode<T: EncodableWithConfiguration>(_ value: T, configuration: T.EncodingConfiguration) throws
+        -> Data
+    {
+        Data(adopting: try bytes(of: value) { try value.encode(to: $0, configuration: configuration) })
+    }
+
+    /// The value, encoded with the configuration `C` provides, as a property list in `outputFormat`.
+    /// - Throws: `EncodingError.invalidValue`, as `encode(_:)`.
+    public func encode<T, C>(_ value: T, configuration: C.Type) throws -> Data
+    where
+        T: EncodableWithConfiguration, C: EncodingConfigurationProviding,
+        T.EncodingConfiguration == C.EncodingConfiguration
+    {
+        try encode(value, configuration: C.encodingConfiguration)
+    }
+
+    /// The bytes of `value`, which `encode` encodes into the top value's encoder.
+    private func bytes<T>(of value: T, _ encode: (PlistValueEncoder) throws -> Void) throws -> [UInt8] {
         let settings = settings.withLock { $0 }
         let format = settings.outputFormat
-        let writeOptions = settings.writeOptions
-        let flat = try PlistValueEncoder.encode(value, options: settings.encodingOptions)
+        var writeOptions = settings.writeOptions
+        // XML dates as Foundation's encoder writes them (the Julian calendar before 1582-10-15).
+        writeOptions.rules = .codable
+        let flat = try PlistValueEncoder.encode(options: settings.encodingOptions, encode)
+        if let fragment = flat.fragmentName(at: 0) {
+            // As Foundation: a property list is a container (or data) in every format.
+            throw EncodingError.invalidValue(
+                value,
+                .init(
+                    codingPath: [],
+                    debugDescription: "Top-level \(T.self) encoded as \(fragment) property list fragment."))
+        }
         do {
             switch format {
             case .binary: return try flat.binaryBytes(options: writeOptions)
@@ -125,10 +159,12 @@ public final class PlistEncoder: Sendable {
         try PlistFile.write(try encodeToBytes(value), to: path)
     }
 
-    /// The value as a `Plist` tree.
+    /// The value as a `Plist` tree, which may be a single value (a string, a number, ...),
+    /// unlike the property lists `encode` writes.
     /// - Throws: `EncodingError.invalidValue` with the coding path of a value that cannot be encoded.
     public func encodeToPlist<T: Encodable>(_ value: T) throws -> Plist {
-        try PlistValueEncoder.encode(value, options: settings.withLock { $0.encodingOptions }).plist(at: 0)
+        try PlistValueEncoder.encode(options: settings.withLock { $0.encodingOptions }) { try $0.encode(value) }
+            .plist(at: 0)
     }
 }
 

@@ -1,4 +1,5 @@
 import OrderedCollections
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -91,6 +92,15 @@ final class PlistValueDecoder: Decoder {
         var userInfo: [CodingUserInfoKey: any Sendable]
         var keys: PlistDecoder.KeyDecodingStrategy
         var dates: PlistDecoder.DateDecodingStrategy
+        /// Whether strings also decode as numbers, Booleans and URLs: for text formats this
+        /// package reads beyond Foundation's (OpenStep and `.strings` have only strings, and
+        /// JSON coders write URLs as strings). Binary, XML and `Plist` values decode exactly as
+        /// Foundation's decoder decodes them: `try? decode(Int.self)` on a string fails there
+        /// too, and a fallback gets the string.
+        var readsValuesFromStrings = false
+        /// Whether a real decodes as the nearest `Float` (Foundation's XML decoder parses the
+        /// text as one) rather than only when it is exactly one (binary, `Plist` values).
+        var roundsRealsToFloat = false
 
         /// The coding key's string that the key strategy makes of `key`, a key of the
         /// dictionary at `codingPath`.
@@ -103,7 +113,11 @@ final class PlistValueDecoder: Decoder {
         }
     }
 
-    let node: DecodingNode
+    /// The value. Unchecked, as `step`: both change only in `child(_:_:reusing:)`, on a decoder
+    /// nothing else holds, so no access overlaps another, and a checked access cost more than
+    /// the allocation that reusing the decoder saves.
+    @exclusivity(unchecked) private var storedNode: DecodingNode
+    var node: DecodingNode { unsafe storedNode }
     let context: DecodingContext
     /// The document `.object` nodes are in (a `let` here, so that calls need no retain).
     let source: (any IndexedPlist)?
@@ -112,18 +126,19 @@ final class PlistValueDecoder: Decoder {
     /// The decoder of the value this one is inside (`nil` at the top) and the step from there:
     /// the coding path is made only when a container or an error asks for it.
     private let parent: PlistValueDecoder?
-    private let step: PathStep
+    @exclusivity(unchecked) private var storedStep: PathStep
+    private var step: PathStep { unsafe storedStep }
 
     init(
         node: DecodingNode, context: DecodingContext, source: (any IndexedPlist)?, depth: Int,
         parent: PlistValueDecoder?, step: PathStep
     ) {
-        self.node = node
+        unsafe storedNode = node
         self.context = context
         self.source = source
         self.depth = depth
         self.parent = parent
-        self.step = step
+        unsafe storedStep = step
     }
 
     var options: Options { context.options }
@@ -143,6 +158,20 @@ final class PlistValueDecoder: Decoder {
     /// The decoder for a value inside this one.
     func child(_ node: DecodingNode, _ step: PathStep) -> PlistValueDecoder {
         PlistValueDecoder(node: node, context: context, source: source, depth: depth + 1, parent: self, step: step)
+    }
+
+    /// The decoder for a value inside this one: `spare` again when nothing holds it any more (the
+    /// decoding of the previous element is over), else a new one, kept in `spare`. The loops over
+    /// a collection's elements decode each with one decoder instead of allocating one each.
+    func child(_ node: DecodingNode, _ step: PathStep, reusing spare: inout PlistValueDecoder?) -> PlistValueDecoder {
+        if isKnownUniquelyReferenced(&spare), let reused = spare {
+            unsafe reused.storedNode = node
+            unsafe reused.storedStep = step
+            return reused
+        }
+        let made = child(node, step)
+        spare = made
+        return made
     }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
@@ -179,6 +208,7 @@ final class PlistValueDecoder: Decoder {
                 entries = .converted(OrderedDictionary(uncheckedUniqueKeys: keys, values: values.map { .object($0) }))
             }
         default:
+            if isNil(node) { throw null([String: Any].self, node, .same, what: "keyed decoding container") }
             throw mismatch([String: Any].self, node, .same)
         }
         if case .useDefaultKeys = context.options.keys { return entries }
@@ -200,6 +230,7 @@ final class PlistValueDecoder: Decoder {
             let depth = depth
             return .indexed(try readingDocument { () throws(PlistError) in try source.array(ref, depth: depth) })
         default:
+            if isNil(node) { throw null([Any].self, node, .same, what: "unkeyed decoding container") }
             throw mismatch([Any].self, node, .same)
         }
     }
@@ -222,13 +253,15 @@ final class PlistValueDecoder: Decoder {
 
     // MARK: Unboxing
 
-    /// The scalar at `node`; a container of an indexed document is a type mismatch.
+    /// The scalar at `node`; a container of an indexed document is a type mismatch, and `$null`
+    /// (which Foundation's decoder takes for `nil` wherever it is) a value not found.
     private func scalar(_ node: DecodingNode, as type: Any.Type, at step: @autoclosure () -> PathStep) throws
         -> Plist
     {
+        let value: Plist
         switch node {
-        case .value(let value):
-            return value
+        case .value(let tree):
+            value = tree
         case .object(let ref):
             let scalar: Plist?
             do {
@@ -237,11 +270,32 @@ final class PlistValueDecoder: Decoder {
                 throw Self.unreadable(error, path: path(step()))
             }
             guard let scalar else { throw mismatch(type, node, step()) }
-            return scalar
+            value = scalar
         }
+        if case .string(let text) = value, text == "$null" { throw null(type, node, step()) }
+        return value
+    }
+
+    /// The error for `$null` where a `type` was asked for, as Foundation's.
+    private func null(_ type: Any.Type, _ node: DecodingNode, _ step: PathStep, what: String? = nil) -> DecodingError {
+        DecodingError.valueNotFound(
+            type,
+            .init(
+                codingPath: path(step).array,
+                debugDescription:
+                    "Cannot get \(what ?? "value of \(type)") -- found null value instead\(location(node))."))
     }
 
     func unbox<T: Decodable>(_ node: DecodingNode, as type: T.Type, at step: @autoclosure () -> PathStep) throws -> T {
+        var spare: PlistValueDecoder? = nil
+        return try unbox(node, as: type, at: step(), reusing: &spare)
+    }
+
+    /// `unbox`, decoding a value that decodes itself with `spare` when it can (`child(_:_:reusing:)`).
+    func unbox<T: Decodable>(
+        _ node: DecodingNode, as type: T.Type, at step: @autoclosure () -> PathStep,
+        reusing spare: inout PlistValueDecoder?
+    ) throws -> T {
         if T.self == Date.self { return try unboxDate(node, at: step()) as! T }
         if T.self == Data.self {
             guard case .data(let data) = try scalar(node, as: type, at: step()) else {
@@ -249,7 +303,9 @@ final class PlistValueDecoder: Decoder {
             }
             return data as! T
         }
-        if T.self == URL.self, case .string(let string) = try? scalar(node, as: type, at: step()) {
+        if T.self == URL.self, options.readsValuesFromStrings,
+            case .string(let string) = try? scalar(node, as: type, at: step())
+        {
             // Foundation writes a URL as `{relative, base}` (URL's own Codable); its absolute
             // string (what JSON coders write) is read too.
             guard let url = URL(string: string) else {
@@ -260,14 +316,18 @@ final class PlistValueDecoder: Decoder {
             }
             return url as! T
         }
-        if let type = T.self as? any DecodedInPlace.Type {
-            return try type.init(decodingWith: child(node, step())) as! T
+        if let collection = type as? any DecodedInPlace.Type {
+            return try collection.init(decodingWith: child(node, step(), reusing: &spare)) as! T
         }
-        return try T(from: child(node, step()))
+        // `type`, not `T`: a subclass passed as its superclass's type decodes as the subclass.
+        return try type.init(from: child(node, step(), reusing: &spare))
     }
 
     func unboxString(_ node: DecodingNode, at step: @autoclosure () -> PathStep) throws -> String {
-        if case .object(let ref) = node, let string = source!.string(ref) { return string }
+        if case .object(let ref) = node, let string = source!.string(ref) {
+            if string.utf8.count == 5, string == "$null" { throw null(String.self, node, step()) }
+            return string
+        }
         guard case .string(let string) = try scalar(node, as: String.self, at: step()) else {
             throw mismatch(String.self, node, step())
         }
@@ -278,7 +338,7 @@ final class PlistValueDecoder: Decoder {
         if case .object(let ref) = node, let bool = source!.bool(ref) { return bool }
         switch try scalar(node, as: Bool.self, at: step()) {
         case .bool(let bool): return bool
-        case .string(let text):
+        case .string(let text) where options.readsValuesFromStrings:
             switch text.lowercased() {
             case "yes", "true", "1": return true
             case "no", "false", "0": return false
@@ -302,7 +362,7 @@ final class PlistValueDecoder: Decoder {
             fitted = Self.fit(integer, as: type)
         case .real(let real):
             fitted = I(exactly: real)
-        case .string(let text):
+        case .string(let text) where options.readsValuesFromStrings:
             guard let parsed = I(text) else { throw mismatch(type, node, step()) }
             fitted = parsed
         default:
@@ -327,22 +387,39 @@ final class PlistValueDecoder: Decoder {
         switch try scalar(node, as: Double.self, at: step()) {
         case .real(let real): return real
         case .integer(let integer): return integer.int64.map(Double.init) ?? Double(integer.uint64!)
-        case .string(let text):
+        case .string(let text) where options.readsValuesFromStrings:
             if let real = Double(text) { return real }
         default: break
         }
         throw mismatch(Double.self, node, step())
     }
 
+    /// A `Float` as Foundation's decoder makes it: from an integer, the nearest; from a real in
+    /// text (`roundsRealsToFloat`), the nearest too (`strtof` there: beyond the range, an
+    /// infinity); from a binary real or a `Plist`, only a real that is exactly a `Float`.
     func unboxFloat(_ node: DecodingNode, at step: @autoclosure () -> PathStep) throws -> Float {
-        let real = try unboxDouble(node, at: step())
-        guard !real.isFinite || abs(real) <= Double(Float.greatestFiniteMagnitude) else {
+        let real: Double
+        if case .object(let ref) = node, let value = source!.real(ref) {
+            real = value
+        } else {
+            switch try scalar(node, as: Float.self, at: step()) {
+            case .real(let value): real = value
+            case .integer(let integer): return integer.int64.map(Float.init) ?? Float(integer.uint64!)
+            case .string(let text) where options.readsValuesFromStrings:
+                guard let value = Double(text) else { throw mismatch(Float.self, node, step()) }
+                real = value
+            default: throw mismatch(Float.self, node, step())
+            }
+        }
+        if real.isNaN { return .nan }
+        if options.roundsRealsToFloat { return Float(real) }
+        guard let float = Float(exactly: real) else {
             throw DecodingError.dataCorrupted(
                 .init(
                     codingPath: path(step()).array,
-                    debugDescription: "Parsed property list number <\(real)> does not fit in Float\(location(node))."))
+                    debugDescription: "Property list number <\(real)> does not fit in Float\(location(node))."))
         }
-        return Float(real)
+        return float
     }
 
     func unboxDate(_ node: DecodingNode, at step: PathStep) throws -> Date {
@@ -428,10 +505,12 @@ extension Dictionary: DecodedInPlace where Key == String, Value: Decodable {
         let entries = try decoder.entries()
         let count = decoder.count(of: entries)
         self.init(minimumCapacity: count)
+        var spare: PlistValueDecoder? = nil
         for index in 0..<count {
             let key = decoder.key(index, of: entries)
             self[key] = try decoder.unbox(
-                decoder.value(index, of: entries), as: Value.self, at: .key(PlistCodingKey(stringValue: key)))
+                decoder.value(index, of: entries), as: Value.self, at: .key(PlistCodingKey(stringValue: key)),
+                reusing: &spare)
         }
     }
 }
@@ -442,8 +521,11 @@ extension Array: DecodedInPlace where Element: Decodable {
         let count = decoder.count(of: elements)
         self.init()
         reserveCapacity(count)
+        var spare: PlistValueDecoder? = nil
         for index in 0..<count {
-            append(try decoder.unbox(decoder.element(index, of: elements), as: Element.self, at: .index(index)))
+            append(
+                try decoder.unbox(
+                    decoder.element(index, of: elements), as: Element.self, at: .index(index), reusing: &spare))
         }
     }
 }

@@ -88,6 +88,33 @@ final class EncodingState {
         unsafe flat.setContainer(node, to: kind)
     }
 
+    /// `FlatPlist.lastEntry`.
+    func lastEntry(of dictionary: Int32, key: FlatPlist.Key) -> Int32? {
+        unsafe flat.lastEntry(of: dictionary, key: key)
+    }
+
+    /// The kind of `node`.
+    func kind(of node: Int32) -> FlatPlist.Kind { unsafe flat.nodes[Int(node)].kind }
+
+    /// The first request for a container or value that Foundation's encoder refuses with a
+    /// precondition failure (which stops the process): `encode` throws it at the end instead.
+    private(set) var misuse: EncodingError?
+
+    /// Notes a refused request at `codingPath`, and returns a node outside the property list
+    /// for what the caller writes next.
+    func refuse(_ request: String, at codingPath: [any CodingKey], kind: FlatPlist.Kind) -> Int32 {
+        if misuse == nil {
+            let path = codingPath.map(\.stringValue).joined(separator: ".")
+            misuse = EncodingError.invalidValue(
+                request,
+                .init(
+                    codingPath: codingPath,
+                    debugDescription: "\(request) at \(path.isEmpty ? "the top" : "\"\(path)\""), where a value of "
+                        + "another kind was already encoded. (Foundation's encoder stops the process here.)"))
+        }
+        return addContainer(kind, to: -1, key: .none)
+    }
+
     /// The number of children of container `node`, read from the node: a method on `flat`
     /// that read it copied the whole `FlatPlist` (retaining its arrays) for every element.
     func count(of node: Int32) -> Int { Int(unsafe flat.nodes[Int(node)].count) }
@@ -96,6 +123,10 @@ final class EncodingState {
 /// The `Encoder` for one value: it writes into its node of the `FlatPlist`, which its parent
 /// made before handing it out (an empty dictionary until the value says what it is, which is
 /// also what a value that encodes nothing becomes, as in Foundation).
+///
+/// As in Foundation, a value may ask again for the container it has (and gets the same one),
+/// but not for another kind, nor encode a single value twice: Foundation's encoder stops the
+/// process then; this one notes it and `encode` throws (`EncodingState.refuse`).
 final class PlistValueEncoder: Encoder {
     struct Options {
         var userInfo: [CodingUserInfoKey: any Sendable]
@@ -103,11 +134,17 @@ final class PlistValueEncoder: Encoder {
         var dates: PlistEncoder.DateEncodingStrategy
     }
 
+    /// What this value has asked for so far.
+    enum Request {
+        case nothing, keyed, unkeyed, single
+    }
+
     let state: EncodingState
     let node: Int32
     /// The encoder of the value this one is in, and this value's key or index there; `nil` at the top.
     let parent: PlistValueEncoder?
     let key: PlistCodingKey?
+    var request = Request.nothing
 
     init(state: EncodingState, node: Int32, parent: PlistValueEncoder?, key: PlistCodingKey?) {
         self.state = state
@@ -116,11 +153,13 @@ final class PlistValueEncoder: Encoder {
         self.key = key
     }
 
-    /// Encodes `value` as the top value (node 0) of a new `FlatPlist`.
-    static func encode<T: Encodable>(_ value: T, options: Options) throws -> FlatPlist {
+    /// Runs `encode` on the encoder of the top value (node 0) of a new `FlatPlist`.
+    /// - Throws: what `encode` throws, or a request Foundation's encoder refuses.
+    static func encode(options: Options, _ encode: (PlistValueEncoder) throws -> Void) throws -> FlatPlist {
         let state = EncodingState(options: options)
         let top = state.addContainer(.dictionary, to: -1, key: .none)
-        try PlistValueEncoder(state: state, node: top, parent: nil, key: nil).encode(value)
+        try encode(PlistValueEncoder(state: state, node: top, parent: nil, key: nil))
+        if let misuse = state.misuse { throw misuse }
         return state.result
     }
 
@@ -137,17 +176,43 @@ final class PlistValueEncoder: Encoder {
     var userInfo: [CodingUserInfoKey: Any] { state.options.userInfo }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-        state.setContainer(node, to: .dictionary)
-        return KeyedEncodingContainer(KeyedContainer<Key>(encoder: self))
+        KeyedEncodingContainer(KeyedContainer<Key>(encoder: container(.dictionary, .keyed, "A keyed container")))
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
-        state.setContainer(node, to: .array)
-        return UnkeyedContainer(encoder: self)
+        UnkeyedContainer(encoder: container(.array, .unkeyed, "An unkeyed container"))
+    }
+
+    /// The encoder whose node is this value's container of `kind`: this one, unless the value
+    /// already encoded something else (then an encoder outside the property list).
+    private func container(_ kind: FlatPlist.Kind, _ asked: Request, _ name: String) -> PlistValueEncoder {
+        switch request {
+        case .nothing:
+            state.setContainer(node, to: kind)
+            request = asked
+        case asked:
+            break
+        case .single where state.kind(of: node) == kind:
+            // A single value that encoded a container of this kind: Foundation hands it out.
+            break
+        default:
+            let detached = state.refuse(name, at: codingPath, kind: kind)
+            return PlistValueEncoder(state: state, node: detached, parent: parent, key: key)
+        }
+        return self
     }
 
     func singleValueContainer() -> any SingleValueEncodingContainer {
         SingleValueContainer(encoder: self)
+    }
+
+    /// Whether a single value may be encoded (nothing was yet); notes the refusal otherwise.
+    func mayEncodeSingleValue() -> Bool {
+        guard request == .nothing else {
+            _ = state.refuse("A second value", at: codingPath, kind: .dictionary)
+            return false
+        }
+        return true
     }
 
     /// The encoder for the value in `node`, a child of this value at `key`.
@@ -285,11 +350,26 @@ private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key)
         -> KeyedEncodingContainer<NestedKey>
     {
-        KeyedEncodingContainer(KeyedContainer<NestedKey>(encoder: add(.dictionary, key)))
+        KeyedEncodingContainer(KeyedContainer<NestedKey>(encoder: nested(.dictionary, key, "A keyed container")))
     }
 
     mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
-        UnkeyedContainer(encoder: add(.array, key))
+        UnkeyedContainer(encoder: nested(.array, key, "An unkeyed container"))
+    }
+
+    /// The encoder of a container of `kind` under `key`. Asked for again (or after a value of
+    /// that kind was encoded there), it is the same container, as in Foundation: the entries
+    /// written through both are kept. A value of another kind there is a refused request.
+    private func nested(_ kind: FlatPlist.Kind, _ key: Key, _ name: String) -> PlistValueEncoder {
+        let flatKey = flatKey(key)
+        guard let existing = encoder.state.lastEntry(of: encoder.node, key: flatKey) else {
+            return add(kind, flatKey, key)
+        }
+        guard encoder.state.kind(of: existing) == kind else {
+            let detached = encoder.state.refuse(name, at: codingPath + [key], kind: kind)
+            return encoder.child(detached, key: PlistCodingKey(key))
+        }
+        return encoder.child(existing, key: PlistCodingKey(key))
     }
 
     mutating func superEncoder() -> any Encoder {
@@ -365,21 +445,34 @@ private struct SingleValueContainer: SingleValueEncodingContainer {
 
     var codingPath: [any CodingKey] { encoder.codingPath }
 
-    mutating func encodeNil() throws { try encoder.set(.string("$null")) }
-    mutating func encode(_ value: Bool) throws { try encoder.set(.bool(value)) }
-    mutating func encode(_ value: String) throws { try encoder.set(.string(value)) }
-    mutating func encode(_ value: Double) throws { try encoder.set(.real(value)) }
-    mutating func encode(_ value: Float) throws { try encoder.set(.real(Double(value))) }
-    mutating func encode(_ value: Int) throws { try encoder.set(.signed(Int64(value))) }
-    mutating func encode(_ value: Int8) throws { try encoder.set(.signed(Int64(value))) }
-    mutating func encode(_ value: Int16) throws { try encoder.set(.signed(Int64(value))) }
-    mutating func encode(_ value: Int32) throws { try encoder.set(.signed(Int64(value))) }
-    mutating func encode(_ value: Int64) throws { try encoder.set(.signed(value)) }
-    mutating func encode(_ value: UInt) throws { try encoder.set(.unsigned(UInt64(value))) }
-    mutating func encode(_ value: UInt8) throws { try encoder.set(.signed(Int64(value))) }
-    mutating func encode(_ value: UInt16) throws { try encoder.set(.signed(Int64(value))) }
-    mutating func encode(_ value: UInt32) throws { try encoder.set(.signed(Int64(value))) }
-    mutating func encode(_ value: UInt64) throws { try encoder.set(.unsigned(value)) }
+    /// Sets the value, unless one was encoded already (a refused request).
+    private func set(_ scalar: FlatPlist.Scalar) throws {
+        guard encoder.mayEncodeSingleValue() else { return }
+        try encoder.set(scalar)
+        encoder.request = .single
+    }
 
-    mutating func encode<T: Encodable>(_ value: T) throws { try encoder.encode(value) }
+    mutating func encodeNil() throws { try set(.string("$null")) }
+    mutating func encode(_ value: Bool) throws { try set(.bool(value)) }
+    mutating func encode(_ value: String) throws { try set(.string(value)) }
+    mutating func encode(_ value: Double) throws { try set(.real(value)) }
+    mutating func encode(_ value: Float) throws { try set(.real(Double(value))) }
+    mutating func encode(_ value: Int) throws { try set(.signed(Int64(value))) }
+    mutating func encode(_ value: Int8) throws { try set(.signed(Int64(value))) }
+    mutating func encode(_ value: Int16) throws { try set(.signed(Int64(value))) }
+    mutating func encode(_ value: Int32) throws { try set(.signed(Int64(value))) }
+    mutating func encode(_ value: Int64) throws { try set(.signed(value)) }
+    mutating func encode(_ value: UInt) throws { try set(.unsigned(UInt64(value))) }
+    mutating func encode(_ value: UInt8) throws { try set(.signed(Int64(value))) }
+    mutating func encode(_ value: UInt16) throws { try set(.signed(Int64(value))) }
+    mutating func encode(_ value: UInt32) throws { try set(.signed(Int64(value))) }
+    mutating func encode(_ value: UInt64) throws { try set(.unsigned(value)) }
+
+    /// The value encodes itself into this value's node (asking for its container then, as a
+    /// first request); after it, this value is encoded.
+    mutating func encode<T: Encodable>(_ value: T) throws {
+        guard encoder.mayEncodeSingleValue() else { return }
+        try encoder.encode(value)
+        encoder.request = .single
+    }
 }

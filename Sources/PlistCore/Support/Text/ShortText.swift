@@ -32,6 +32,15 @@ struct ShortText {
         reverse(from: start)
     }
 
+    /// Removes the last byte.
+    mutating func removeLast() {
+        precondition(count > 0, "no byte to remove")
+        count -= 1
+    }
+
+    /// The text's bytes.
+    var array: [UInt8] { (0..<count).map { bytes[$0] } }
+
     /// Reverses the bytes from `start` to the end.
     mutating func reverse(from start: Int) {
         var (low, high) = (start, count - 1)
