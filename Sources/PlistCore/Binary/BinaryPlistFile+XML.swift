@@ -297,7 +297,7 @@ private struct XMLStreamer {
                 }
             default:
                 let scalar = try trailer.scalar(span, marker, at: offset, scratch: &scratch).value
-                if XMLWriter.problem(with: scalar) != nil { return path }
+                if XMLWriter.problem(with: scalar, rules: .coreFoundation) != nil { return path }
             }
         }
         return nil
