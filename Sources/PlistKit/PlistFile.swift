@@ -19,7 +19,7 @@ public enum PlistFile {
     /// Writes all of `bytes` to the open file descriptor `fd` (standard output is 1).
     /// - Throws: `PlistError` with `.io` when writing fails.
     public static func write(_ bytes: [UInt8], toFileDescriptor fd: Int32) throws(PlistError) {
-        if let error = FileIO.writeAll(bytes, to: fd) { throw error }
+        try FileIO.writeAll(bytes, to: FileDescriptor(rawValue: fd))
     }
 }
 

@@ -1,4 +1,5 @@
 import PlistCore
+package import SystemPackage
 import Synchronization
 
 #if canImport(Glibc)
@@ -14,9 +15,8 @@ package import FoundationEssentials
 package import Foundation
 #endif
 
-/// Reading whole files and replacing files atomically, with errors
-/// that carry the system's reason. All pointer code of PlistKit lives here.
-package enum FileIO {
+/// Reading: whole files and streams into memory, parts of files, mappings.
+extension FileIO {
     /// The contents of `fd`, an open regular file of `size` bytes by `fstat`, read into one
     /// buffer of that size, after the `head` bytes already read from it. A file that shrank
     /// while it was read gives fewer bytes; one that grew gives the longer contents, up to
@@ -30,30 +30,11 @@ package enum FileIO {
     /// `memcpy` of the file (see docs/SECURITY.md).
     /// - Throws: `.inputTooLarge` past `limit`, `.io` when reading fails.
     package static func contents(
-        ofRegularFile fd: Int32, size: Int, limit: Int, after head: [UInt8] = []
+        ofRegularFile fd: FileDescriptor, size: Int, limit: Int, after head: [UInt8] = []
     ) throws(PlistError) -> Data {
         // An array of exactly the size (`Data(count:)` reserves a quarter more), adopted by the `Data`.
-        var failure: PlistError?
         let capacity = max(min(size, limit), head.count)
-        // SAFETY: `head` is copied into the start of the array's uninitialized capacity (which
-        // holds it), then `read` writes at most `buffer.count - filled` bytes at `filled`;
-        // `filled` bytes are initialized when it returns.
-        var bytes = unsafe [UInt8](unsafeUninitializedCapacity: capacity) { buffer, filled in
-            filled = 0
-            unsafe head.withUnsafeBufferPointer { unsafe _ = buffer.initialize(fromContentsOf: $0) }
-            filled = head.count
-            while filled < buffer.count {
-                let count = unsafe read(fd, buffer.baseAddress! + filled, buffer.count - filled)
-                if count == 0 { break }
-                if count < 0 {
-                    if errno == EINTR { continue }
-                    failure = systemError()
-                    break
-                }
-                filled += count
-            }
-        }
-        if let failure { throw failure }
+        var bytes = try fill(capacity: capacity, from: fd, after: head).bytes
         if bytes.count == capacity {
             // The file may have grown while it was read.
             let more = try contents(ofDescriptor: fd, limit: limit - bytes.count)
@@ -62,16 +43,52 @@ package enum FileIO {
         return Data(adopting: bytes)
     }
 
+    /// Up to `capacity` bytes: `head`, then what is read from `fd` until the array is full or
+    /// the input ends; and whether it ended.
+    /// - Throws: `.io` when reading fails.
+    static func fill(
+        capacity: Int, from fd: FileDescriptor, after head: [UInt8] = []
+    ) throws(PlistError) -> (bytes: [UInt8], ended: Bool) {
+        var failure: Errno?
+        var ended = false
+        // SAFETY: `head` (no longer than `capacity`) is copied into the start of the array's
+        // uninitialized capacity, then each read writes at most the `buffer.count - filled`
+        // bytes from `filled` on; `filled` bytes are initialized when the closure returns.
+        let bytes = unsafe [UInt8](unsafeUninitializedCapacity: max(capacity, head.count)) { buffer, filled in
+            filled = 0
+            unsafe head.withUnsafeBufferPointer { unsafe _ = buffer.initialize(fromContentsOf: $0) }
+            filled = head.count
+            while filled < buffer.count {
+                let rest = unsafe UnsafeMutableRawBufferPointer(UnsafeMutableBufferPointer(rebasing: buffer[filled...]))
+                do throws(Errno) {
+                    let count = try unsafe read(fd, into: rest)
+                    if count == 0 {
+                        ended = true
+                        break
+                    }
+                    filled += count
+                } catch {
+                    failure = error
+                    break
+                }
+            }
+        }
+        if let failure { throw PlistError(failure) }
+        return (bytes, ended)
+    }
+
     /// `size` bytes of the regular file open as `fd`, memory-mapped, for reading parts of it
     /// lazily (`BinaryPlistFile`): the system reads a page when it is first touched, and may
     /// drop it again, so memory follows what is read. The mapping is private and read-only; a
     /// file truncated by another process while mapped makes touching its lost pages fatal
     /// (SIGBUS, docs/SECURITY.md).
     /// - Throws: `.io` when the file cannot be mapped.
-    static func mapped(_ fd: Int32, size: Int) throws(PlistError) -> Data {
-        // SAFETY: a private read-only mapping of `size` bytes, unmapped by Data's deallocator.
-        guard let base = unsafe mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0), unsafe base != MAP_FAILED else {
-            throw systemError()
+    static func mapped(_ fd: FileDescriptor, size: Int) throws(PlistError) -> Data {
+        // SAFETY: a private read-only mapping of `size` bytes, which nothing writes through;
+        // the `Data` owns it and unmaps exactly that range, once, when it is freed.
+        guard let base = unsafe mmap(nil, size, PROT_READ, MAP_PRIVATE, fd.rawValue, 0), unsafe base != MAP_FAILED
+        else {
+            throw PlistError(Errno(rawValue: errno))
         }
         return unsafe Data(
             bytesNoCopy: base, count: size,
@@ -117,14 +134,10 @@ package enum FileIO {
         /// `/proc/self/statm`, in pages; 0 where it cannot be read.
         private static func residentFileBytes() -> Int {
             #if os(Linux)
-            let fd = unsafe open("/proc/self/statm", O_RDONLY | O_CLOEXEC)
-            guard fd >= 0 else { return 0 }
-            defer { close(fd) }
-            var text = [UInt8](repeating: 0, count: 128)
-            // SAFETY: `read` writes at most `text.count` bytes into the array's own storage.
-            let count = unsafe text.withUnsafeMutableBytes { unsafe read(fd, $0.baseAddress, $0.count) }
-            guard count > 0 else { return 0 }
-            let fields = text[..<count].split(separator: UInt8(ascii: " "))
+            guard let fd = try? FileIO.open("/proc/self/statm", .readOnly) else { return 0 }
+            defer { try? FileIO.close(fd) }
+            guard let text = try? FileIO.fill(capacity: 128, from: fd).bytes, !text.isEmpty else { return 0 }
+            let fields = text.split(separator: UInt8(ascii: " "))
             guard fields.count > 2, let pages = Int(String(decoding: fields[2], as: UTF8.self)) else { return 0 }
             return pages * sysconf(Int32(_SC_PAGESIZE))
             #else
@@ -136,18 +149,20 @@ package enum FileIO {
     /// Everything readable from `fd` (a pipe, a terminal, the rest of a file) after the `head`
     /// bytes already read from it; more than `limit` bytes in all is an error.
     /// - Throws: `.inputTooLarge` past `limit`, `.io` when reading fails.
-    static func contents(ofDescriptor fd: Int32, limit: Int, after head: [UInt8] = []) throws(PlistError) -> Data {
+    package static func contents(
+        ofDescriptor fd: FileDescriptor, limit: Int, after head: [UInt8] = []
+    ) throws(PlistError) -> Data {
         guard head.count <= limit else { throw PlistError(.inputTooLarge(limit: limit), at: 0) }
         var data = Data(head)
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
-            // SAFETY: `read` writes at most `chunk.count` bytes into the array's own storage.
-            let count = unsafe chunk.withUnsafeMutableBytes { unsafe read(fd, $0.baseAddress, $0.count) }
-            if count == 0 { return data }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw systemError()
+            let count: Int
+            do throws(Errno) {
+                count = try read(fd, into: &chunk)
+            } catch {
+                throw PlistError(error)
             }
+            if count == 0 { return data }
             guard count <= limit - data.count else { throw PlistError(.inputTooLarge(limit: limit), at: 0) }
             data.append(contentsOf: chunk[0..<count])
         }
@@ -155,180 +170,27 @@ package enum FileIO {
 
     /// Up to `count` bytes read from `fd`: fewer only at its end.
     /// - Throws: `.io` when reading fails.
-    static func readUpTo(_ count: Int, from fd: Int32) throws(PlistError) -> [UInt8] {
-        var failure: PlistError?
-        // SAFETY: `read` writes at most `buffer.count - filled` bytes at `filled` inside the
-        // array's uninitialized capacity; `filled` bytes are initialized when it returns.
-        let bytes = unsafe [UInt8](unsafeUninitializedCapacity: count) { buffer, filled in
-            filled = 0
-            while filled < count {
-                let got = unsafe read(fd, buffer.baseAddress! + filled, count - filled)
-                if got == 0 { break }
-                if got < 0 {
-                    if errno == EINTR { continue }
-                    failure = systemError()
-                    break
-                }
-                filled += got
-            }
-        }
-        if let failure { throw failure }
-        return bytes
+    static func readUpTo(_ count: Int, from fd: FileDescriptor) throws(PlistError) -> [UInt8] {
+        try fill(capacity: count, from: fd).bytes
     }
 
-    /// Replaces the file at `path` with `bytes`: they are written to a new file in the same
-    /// folder, flushed, given the old file's permissions, then renamed over `path`, and the
-    /// folder flushed so that the rename survives a crash. If anything fails, the old file is
-    /// untouched and the temporary file removed. A symbolic link at `path` is followed, so the
-    /// file it points to is replaced and the link kept.
-    ///
-    /// The temporary file is `.NAME.SLOT.tmp`, in the first free slot from 0. A writer holds an
-    /// exclusive `flock` on it from creating it to renaming it, so a file that can be locked
-    /// belongs to no live writer: one left by a killed process is removed when a later write
-    /// reaches its slot. Slot 0 is always tried first, so leftovers never outnumber the writers
-    /// that once ran at the same time, and no write lists the folder (which in a folder of
-    /// thousands of files cost more than converting a small file).
-    ///
-    /// With `ownerOnly`, a new file gets mode 0600 from the creation of the temporary file on
-    /// (by default, what 0666 and the umask give). With `followsLink` false, a symbolic link at
-    /// `path` is replaced by the file, never written through.
-    package static func writeAtomically(
-        _ bytes: [UInt8], to path: String, ownerOnly: Bool = false, followsLink: Bool = true
-    ) throws(PlistError) {
-        try writeAtomically(to: path, newFileMode: ownerOnly ? 0o600 : nil, followsLink: followsLink) { fd throws(PlistError) in
-            if let error = writeAll(bytes, to: fd) { throw error }
-        }
-    }
-
-    /// Replaces the file at `path` with what `produce` writes to the descriptor it is given, as
-    /// `writeAtomically(_:to:)` does: if `produce` throws, the old file is untouched, the
-    /// temporary file removed, and its error thrown. For writers that stream their output;
-    /// the descriptor is open for reading too (`readBack`), for writers that look back.
-    static func writeAtomically(
-        to path: String, newFileMode: mode_t? = nil, followsLink: Bool = true, _ produce: (Int32) throws(PlistError) -> Void
-    ) throws(PlistError) {
-        let target = followsLink ? try resolvingLink(path) : path
-        let folder = target.lastIndex(of: "/").map { String(target[...$0]) } ?? ""
-        let name = target.split(separator: "/").last.map(String.init) ?? target
-        var existing = stat()
-        var oldMode: mode_t? = unsafe stat(target, &existing) == 0 ? existing.st_mode & 0o7777 : newFileMode
-        if !followsLink, unsafe lstat(target, &existing) == 0, (existing.st_mode & S_IFMT) == S_IFLNK { oldMode = newFileMode }
-
-        var temporary = ""
-        var fd: Int32 = -1
-        var slot = 0
-        for _ in 0..<1_000 {
-            temporary = folder + ".\(name).\(slot).tmp"
-            fd = unsafe open(temporary, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, oldMode ?? 0o666)
-            if fd < 0 {
-                guard errno == EEXIST else { break }
-                // Taken: by a live writer (try the next slot) or abandoned (removed: try it again).
-                if !removeIfAbandoned(temporary) { slot += 1 }
-                continue
-            }
-            // Another write may have found the file unlocked and removed it before the lock was taken.
-            if flock(fd, LOCK_EX) == 0, isSameFile(fd, temporary) { break }
-            close(fd)
-            fd = -1
-        }
-        guard fd >= 0 else { throw systemError() }
-        var failure: PlistError?
-        if let oldMode, fchmod(fd, oldMode) != 0 { failure = systemError() }
-        if failure == nil {
-            do throws(PlistError) { try produce(fd) } catch { failure = error }
-        }
-        if failure == nil, fsync(fd) != 0 { failure = systemError() }
-        if failure == nil, unsafe rename(temporary, target) != 0 { failure = systemError() }
-        if failure != nil { unsafe unlink(temporary) }
-        // Closing releases the lock: after the rename or the unlink, so no other write removes the file.
-        if close(fd) != 0, failure == nil { failure = systemError() }
-        if let failure { throw failure }
-        syncFolder(folder)
-    }
-
-    /// Flushes the folder, which holds the rename. Best effort: the file is already replaced, and
-    /// some file systems cannot flush a folder.
-    private static func syncFolder(_ folder: String) {
-        let fd = unsafe open(folder.isEmpty ? "." : folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard fd >= 0 else { return }
-        _ = fsync(fd)
-        close(fd)
-    }
-
-    /// Removes the temporary file at `path` if its writer is gone (killed before it could rename
-    /// or remove it), which is so when no process holds a lock on it. Returns whether the slot
-    /// may be free now.
-    private static func removeIfAbandoned(_ path: String) -> Bool {
-        let fd = unsafe open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
-        guard fd >= 0 else { return errno == ENOENT }
-        defer { close(fd) }
-        guard flock(fd, LOCK_EX | LOCK_NB) == 0, isSameFile(fd, path) else { return false }
-        return unsafe unlink(path) == 0
-    }
-
-    /// Whether `path` still names the file open as `fd`.
-    private static func isSameFile(_ fd: Int32, _ path: String) -> Bool {
-        var open = stat()
-        var named = stat()
-        guard unsafe fstat(fd, &open) == 0, unsafe lstat(path, &named) == 0 else { return false }
-        return open.st_dev == named.st_dev && open.st_ino == named.st_ino
-    }
-
-    /// Reads `count` bytes at `offset` of the file open at `fd` (fewer at its end).
-    static func readBack(_ fd: Int32, offset: Int, count: Int) throws(PlistError) -> [UInt8] {
+    /// Reads `count` bytes at `offset` of the file open at `fd` (fewer at its end), leaving
+    /// where `fd` stands as it was.
+    /// - Throws: `.io` when reading fails.
+    static func readBack(_ fd: FileDescriptor, offset: Int, count: Int) throws(PlistError) -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: count)
         var done = 0
         while done < count {
-            // SAFETY: the pointer and count stay inside the array for the duration of the call.
-            let got = unsafe bytes.withUnsafeMutableBytes { buffer in
-                unsafe pread(fd, buffer.baseAddress! + done, count - done, off_t(offset + done))
-            }
-            if got < 0 {
-                if errno == EINTR { continue }
-                throw systemError()
+            let got: Int
+            do throws(Errno) {
+                got = try read(fd, into: &bytes, from: done, at: offset + done)
+            } catch {
+                throw PlistError(error)
             }
             if got == 0 { break }
             done += got
         }
         return Array(bytes[..<done])
-    }
-
-    /// Writes all of `bytes` to `fd`; returns the error instead of throwing it.
-    static func writeAll(_ bytes: [UInt8], to fd: Int32) -> PlistError? {
-        var written = 0
-        while written < bytes.count {
-            // SAFETY: the pointer and count stay inside the array for the duration of the call.
-            let count = unsafe bytes.withUnsafeBytes { buffer in
-                unsafe write(fd, buffer.baseAddress! + written, buffer.count - written)
-            }
-            if count < 0 {
-                if errno == EINTR { continue }
-                return systemError()
-            }
-            written += count
-        }
-        return nil
-    }
-
-    /// The file a symbolic link at `path` points to (following chains of links, and naming the
-    /// missing file a dangling link points to), or `path` itself when it is not a link.
-    private static func resolvingLink(_ path: String) throws(PlistError) -> String {
-        var current = path
-        for _ in 0..<40 {
-            var info = stat()
-            guard unsafe lstat(current, &info) == 0, (info.st_mode & S_IFMT) == S_IFLNK else { return current }
-            var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-            let length = unsafe readlink(current, &buffer, buffer.count - 1)
-            guard length >= 0 else { throw systemError() }
-            let target = String(decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            let folder = current.lastIndex(of: "/").map { String(current[...$0]) } ?? ""
-            current = target.hasPrefix("/") ? target : folder + target
-        }
-        throw PlistError(.io(reason: "Too many levels of symbolic links"), at: 0)
-    }
-
-    static func systemError() -> PlistError {
-        PlistError(.io(reason: unsafe String(cString: strerror(errno))), at: 0)
     }
 }
 
