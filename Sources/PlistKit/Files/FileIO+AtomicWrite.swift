@@ -32,7 +32,7 @@ extension FileIO {
     /// `writeAtomically(_:to:)` does: if `produce` throws, the old file is untouched, the
     /// temporary file removed, and its error thrown. For writers that stream their output;
     /// the descriptor is open for reading too (`readBack`), for writers that look back.
-    static func writeAtomically(
+    package static func writeAtomically(
         to path: String, newFileMode: FilePermissions? = nil, followsLink: Bool = true,
         _ produce: (FileDescriptor) throws(PlistError) -> Void
     ) throws(PlistError) {
