@@ -1,9 +1,10 @@
+import SystemPackage
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import SystemPackage
 
 extension PlistFile {
     /// Converts the XML property list at `input` into a binary property list at `output`,
@@ -35,7 +36,8 @@ extension PlistFile {
     ) throws(PlistError) {
         try FileIO.writeAtomically(to: output) { fd throws(PlistError) in
             try convertXMLToBinary(
-                input, toFileDescriptor: fd.rawValue, readable: true, readOptions: readOptions, writeOptions: writeOptions)
+                input, toFileDescriptor: fd.rawValue, readable: true, readOptions: readOptions,
+                writeOptions: writeOptions)
         }
     }
 

@@ -1,9 +1,10 @@
+public import SystemPackage
+
 #if canImport(FoundationEssentials)
 public import FoundationEssentials
 #else
 public import Foundation
 #endif
-public import SystemPackage
 
 /// Writing encoded bytes to files the way this package writes property lists.
 public enum PlistFile {

@@ -207,4 +207,3 @@ public struct AppContainer: Hashable, Sendable {
     }
     #endif
 }
-

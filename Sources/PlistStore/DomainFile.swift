@@ -113,7 +113,8 @@ struct DomainFile: Sendable {
         let lockPath = path + ".lock"
         let fd: FileDescriptor
         do throws(Errno) {
-            fd = try FileIO.open(lockPath, .readWrite, options: [.create, .noFollow, .nonBlocking], permissions: .ownerReadWrite)
+            fd = try FileIO.open(
+                lockPath, .readWrite, options: [.create, .noFollow, .nonBlocking], permissions: .ownerReadWrite)
         } catch {
             if error == .tooManySymbolicLinkLevels { throw Self.refusedLink(lockPath) }
             throw PlistStoreError(.io, "cannot open the lock file: \(error)", path: lockPath)
@@ -183,7 +184,7 @@ struct DomainFile: Sendable {
         try checkReplaceable()
         do throws(Errno) {
             try FileIO.remove(path)
-        } catch where error != .noSuchFileOrDirectory {
+        } catch  where error != .noSuchFileOrDirectory {
             throw PlistStoreError(.io, "cannot remove: \(error)", path: path)
         } catch {}
         do throws(Errno) {
@@ -249,7 +250,7 @@ extension DomainFile {
             }
             do throws(Errno) {
                 try FileIO.makeFolder(path, permissions: .ownerReadWriteExecute)
-            } catch where error != .fileExists {
+            } catch  where error != .fileExists {
                 throw PlistStoreError(.io, error.description, path: path)
             } catch {}
             info = try status()

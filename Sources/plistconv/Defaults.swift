@@ -1,8 +1,8 @@
 import ArgumentParser
 import PlistKit
-import SystemPackage
 import PlistStore
 import Synchronization
+import SystemPackage
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials

@@ -99,8 +99,10 @@ extension FileIO {
                 let path = folder + ".\(name).\(slot).tmp"
                 let fd: FileDescriptor
                 do throws(Errno) {
-                    fd = try open(path, .readWrite, options: [.create, .exclusiveCreate], permissions: mode ?? FilePermissions(rawValue: 0o666))
-                } catch where error == .fileExists {
+                    fd = try open(
+                        path, .readWrite, options: [.create, .exclusiveCreate],
+                        permissions: mode ?? FilePermissions(rawValue: 0o666))
+                } catch  where error == .fileExists {
                     // Taken: by a live writer (try the next slot) or abandoned (removed: try it again).
                     if !Self.removeIfAbandoned(path) { slot += 1 }
                     continue

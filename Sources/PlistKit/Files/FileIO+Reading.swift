@@ -1,6 +1,6 @@
 import PlistCore
-package import SystemPackage
 import Synchronization
+package import SystemPackage
 
 #if canImport(Glibc)
 import Glibc

@@ -95,8 +95,11 @@ package enum FileIO {
         _ fd: FileDescriptor, into buffer: UnsafeMutableRawBufferPointer, at offset: Int? = nil
     ) throws(Errno) -> Int {
         try systemCall {
-            if let offset { try unsafe fd.read(fromAbsoluteOffset: Int64(offset), into: buffer) }
-            else { try unsafe fd.read(into: buffer) }
+            if let offset {
+                try unsafe fd.read(fromAbsoluteOffset: Int64(offset), into: buffer)
+            } else {
+                try unsafe fd.read(into: buffer)
+            }
         }
     }
 
@@ -108,7 +111,8 @@ package enum FileIO {
         // SAFETY: the buffer is the array's own storage from `start` on, for the duration of the call.
         let result = unsafe bytes.withUnsafeMutableBytes { buffer -> Result<Int, Errno> in
             do throws(Errno) {
-                return .success(try unsafe read(fd, into: UnsafeMutableRawBufferPointer(rebasing: buffer[start...]), at: offset))
+                return .success(
+                    try unsafe read(fd, into: UnsafeMutableRawBufferPointer(rebasing: buffer[start...]), at: offset))
             } catch {
                 return .failure(error)
             }
@@ -131,7 +135,7 @@ package enum FileIO {
     package static func syncFolder(_ folder: String) throws(Errno) {
         let fd = try open(folder.isEmpty ? "." : folder, .readOnly, options: .directory)
         defer { try? close(fd) }
-        do throws(Errno) { try sync(fd) } catch where error == .invalidArgument {}
+        do throws(Errno) { try sync(fd) } catch  where error == .invalidArgument {}
     }
 
     /// Gives `fd`'s file the permissions `mode` (umask aside).
@@ -148,7 +152,7 @@ package enum FileIO {
         do {
             _ = try retrying { flock(fd.rawValue, wait ? LOCK_EX : LOCK_EX | LOCK_NB) }
             return true
-        } catch where error == .wouldBlock && !wait {
+        } catch  where error == .wouldBlock && !wait {
             return false
         }
     }

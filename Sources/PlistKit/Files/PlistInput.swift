@@ -97,7 +97,8 @@ package final class PlistInput {
         case .regular: return (.regularFile(size: info.size), false)
         case .folder: throw PlistError(Errno.isDirectory)
         case .characterDevice: return (.stream, !FileIO.isTerminal(fd))
-        case .blockDevice: throw PlistError(.io(reason: "a block device (only files, pipes and terminals are read)"), at: 0)
+        case .blockDevice:
+            throw PlistError(.io(reason: "a block device (only files, pipes and terminals are read)"), at: 0)
         default: return (.stream, false)
         }
     }
