@@ -8,14 +8,6 @@ import FoundationEssentials
 import Foundation
 #endif
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// A property list read from a file or standard input, with the format it was in.
 struct Document {
     var value: Plist
