@@ -69,6 +69,7 @@ let package = Package(
             name: "plistconv",
             dependencies: [
                 "PlistKit", "PlistStore", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "SystemPackage", package: "swift-system"),
             ],
             swiftSettings: settings
         ),

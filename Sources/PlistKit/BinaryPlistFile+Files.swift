@@ -86,7 +86,7 @@ extension BinaryPlistFile {
     ) throws(PlistError) {
         try FileIO.writeAtomically(to: output) { fd throws(PlistError) in
             try writeXML(at: path, options: options) { chunk throws(PlistError) in
-                if let error = FileIO.writeAll(chunk, to: fd) { throw error }
+                try FileIO.writeAll(chunk, to: fd)
             }
         }
     }

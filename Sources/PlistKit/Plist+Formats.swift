@@ -143,7 +143,7 @@ extension Plist {
     public func write(toFileDescriptor fd: Int32, format: PlistFormat, options: PlistWriteOptions = .init())
         throws(PlistError)
     {
-        if let error = FileIO.writeAll(try bytes(format: format, options: options), to: fd) { throw error }
+        try FileIO.writeAll(try bytes(format: format, options: options), to: FileDescriptor(rawValue: fd))
     }
 }
 

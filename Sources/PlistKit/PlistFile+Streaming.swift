@@ -1,3 +1,5 @@
+import SystemPackage
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -34,7 +36,8 @@ extension PlistFile {
     ) throws(PlistError) {
         try FileIO.writeAtomically(to: output) { fd throws(PlistError) in
             try convertXMLToBinary(
-                input, toFileDescriptor: fd, readable: true, readOptions: readOptions, writeOptions: writeOptions)
+                input, toFileDescriptor: fd.rawValue, readable: true, readOptions: readOptions,
+                writeOptions: writeOptions)
         }
     }
 
@@ -61,9 +64,8 @@ extension PlistFile {
         _ input: PlistInput, toFileDescriptor fd: Int32, readable: Bool, readOptions: PlistReadOptions,
         writeOptions: PlistWriteOptions
     ) throws(PlistError) {
-        let write = { (chunk: [UInt8]) throws(PlistError) in
-            if let error = FileIO.writeAll(chunk, to: fd) { throw error }
-        }
+        let fd = FileDescriptor(rawValue: fd)
+        let write = { (chunk: [UInt8]) throws(PlistError) in try FileIO.writeAll(chunk, to: fd) }
         let reread = { (offset: Int, count: Int) throws(PlistError) -> [UInt8] in
             try FileIO.readBack(fd, offset: offset, count: count)
         }

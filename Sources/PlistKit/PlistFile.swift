@@ -1,9 +1,10 @@
+public import SystemPackage
+
 #if canImport(FoundationEssentials)
 public import FoundationEssentials
 #else
 public import Foundation
 #endif
-public import SystemPackage
 
 /// Writing encoded bytes to files the way this package writes property lists.
 public enum PlistFile {
@@ -19,7 +20,7 @@ public enum PlistFile {
     /// Writes all of `bytes` to the open file descriptor `fd` (standard output is 1).
     /// - Throws: `PlistError` with `.io` when writing fails.
     public static func write(_ bytes: [UInt8], toFileDescriptor fd: Int32) throws(PlistError) {
-        if let error = FileIO.writeAll(bytes, to: fd) { throw error }
+        try FileIO.writeAll(bytes, to: FileDescriptor(rawValue: fd))
     }
 }
 

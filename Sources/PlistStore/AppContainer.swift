@@ -1,3 +1,5 @@
+import PlistKit
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -194,21 +196,14 @@ public struct AppContainer: Hashable, Sendable {
         }
     }
 
-    private static func currentDirectory() -> String {
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        guard unsafe getcwd(&buffer, buffer.count) != nil else { return "/" }
-        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    }
+    private static func currentDirectory() -> String { FileIO.currentFolder() ?? "/" }
 
     #if os(Linux) || os(FreeBSD) || os(OpenBSD) || os(Android)
     private static func passwordHome() -> String {
+        // SAFETY: `getpwuid`'s entry stays valid until the next call of the `getpw*` family;
+        // `pw_dir` is a NUL-terminated string inside it, copied at once.
         guard let entry = unsafe getpwuid(getuid()), let directory = unsafe entry.pointee.pw_dir else { return "/" }
         return unsafe String(cString: directory)
     }
     #endif
-}
-
-/// The text of `errno`.
-package func systemReason(_ code: Int32 = errno) -> String {
-    unsafe String(cString: strerror(code))
 }

@@ -1,4 +1,5 @@
 import PlistKit
+import SystemPackage
 
 #if canImport(Glibc)
 import Glibc
@@ -25,27 +26,22 @@ package struct FileIdentity: Hashable, Sendable {
     /// The identity of the file at `path` (not following a symbolic link), or nil when there
     /// is none.
     package init?(path: String) {
-        var info = stat()
-        guard unsafe lstat(path, &info) == 0 else { return nil }
+        guard let info = try? FileIO.status(atPath: path, followsLink: false) else { return nil }
         self.init(info)
     }
 
-    init(_ info: stat) {
-        device = UInt64(info.st_dev)
-        inode = UInt64(info.st_ino)
-        #if canImport(Darwin)
-        seconds = Int(info.st_mtimespec.tv_sec)
-        nanoseconds = Int(info.st_mtimespec.tv_nsec)
-        #else
-        seconds = Int(info.st_mtim.tv_sec)
-        nanoseconds = Int(info.st_mtim.tv_nsec)
-        #endif
-        size = Int64(info.st_size)
+    init(_ info: FileStatus) {
+        device = info.device
+        inode = info.inode
+        seconds = info.modifiedSeconds
+        nanoseconds = info.modifiedNanoseconds
+        size = Int64(info.size)
     }
 }
 
 /// One domain's file, `<folder>/<domain>.plist`, with its lock file `<domain>.plist.lock`
-/// beside it. Everything here is a plain system call on the caller's thread.
+/// beside it. Everything here runs on the caller's thread, and makes its system calls through
+/// PlistKit's `FileIO`.
 ///
 /// Neither file is ever opened through a symbolic link (`O_NOFOLLOW`) or when it is not a
 /// regular file, and the domain file is refused past ``maxSize`` before it is read: a link,
@@ -71,27 +67,31 @@ struct DomainFile: Sendable {
     ///   a dictionary at the top; `.refusedFile` when it is a link, not a regular file, or too
     ///   large; `.io` when it cannot be read.
     func read() throws(PlistStoreError) -> (PlistDictionary, FileIdentity?) {
-        let fd = unsafe open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
-        guard fd >= 0 else {
-            if errno == ENOENT { return ([:], nil) }
-            if errno == ELOOP { throw Self.refusedLink(path) }
-            throw PlistStoreError(.io, "cannot read: " + systemReason(), path: path)
+        let fd: FileDescriptor
+        do throws(Errno) {
+            fd = try FileIO.open(path, .readOnly, options: [.noFollow, .nonBlocking])
+        } catch {
+            if error == .noSuchFileOrDirectory { return ([:], nil) }
+            if error == .tooManySymbolicLinkLevels { throw Self.refusedLink(path) }
+            throw PlistStoreError(.io, "cannot read: \(error)", path: path)
         }
-        defer { close(fd) }
-        var info = stat()
-        guard unsafe fstat(fd, &info) == 0 else {
-            throw PlistStoreError(.io, "cannot read: " + systemReason(), path: path)
+        defer { try? FileIO.close(fd) }
+        let info: FileStatus
+        do throws(Errno) {
+            info = try FileIO.status(of: fd)
+        } catch {
+            throw PlistStoreError(.io, "cannot read: \(error)", path: path)
         }
         try Self.checkRegular(info, path)
-        guard Int(info.st_size) <= Self.maxSize else {
+        guard info.size <= Self.maxSize else {
             throw PlistStoreError(
                 .refusedFile,
-                "is \(info.st_size) bytes, more than the \(Self.maxSize >> 20) MiB a domain file may hold",
+                "is \(info.size) bytes, more than the \(Self.maxSize >> 20) MiB a domain file may hold",
                 path: path)
         }
         let bytes: Data
         do {
-            bytes = try FileIO.contents(ofRegularFile: fd, size: Int(info.st_size), limit: Self.maxSize)
+            bytes = try FileIO.contents(ofRegularFile: fd, size: info.size, limit: Self.maxSize)
         } catch {
             throw PlistStoreError(.io, "cannot read: " + error.message, path: path)
         }
@@ -111,19 +111,26 @@ struct DomainFile: Sendable {
     /// writers of this domain take too.
     func withLock<R>(_ body: () throws(PlistStoreError) -> R) throws(PlistStoreError) -> R {
         let lockPath = path + ".lock"
-        let fd = unsafe open(lockPath, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o600)
-        guard fd >= 0 else {
-            if errno == ELOOP { throw Self.refusedLink(lockPath) }
-            throw PlistStoreError(.io, "cannot open the lock file: " + systemReason(), path: lockPath)
+        let fd: FileDescriptor
+        do throws(Errno) {
+            fd = try FileIO.open(
+                lockPath, .readWrite, options: [.create, .noFollow, .nonBlocking], permissions: .ownerReadWrite)
+        } catch {
+            if error == .tooManySymbolicLinkLevels { throw Self.refusedLink(lockPath) }
+            throw PlistStoreError(.io, "cannot open the lock file: \(error)", path: lockPath)
         }
-        defer { close(fd) }
-        var info = stat()
-        guard unsafe fstat(fd, &info) == 0 else {
-            throw PlistStoreError(.io, "cannot lock: " + systemReason(), path: lockPath)
+        defer { try? FileIO.close(fd) }
+        let info: FileStatus
+        do throws(Errno) {
+            info = try FileIO.status(of: fd)
+        } catch {
+            throw PlistStoreError(.io, "cannot lock: \(error)", path: lockPath)
         }
         try Self.checkRegular(info, lockPath)
-        while flock(fd, LOCK_EX) != 0 {
-            guard errno == EINTR else { throw PlistStoreError(.io, "cannot lock: " + systemReason(), path: lockPath) }
+        do throws(Errno) {
+            try FileIO.lock(fd)
+        } catch {
+            throw PlistStoreError(.io, "cannot lock: \(error)", path: lockPath)
         }
         return try body()
     }
@@ -131,6 +138,8 @@ struct DomainFile: Sendable {
     /// Moves a damaged file aside to `<path>.corrupt-<UTC time>` and returns that path.
     func moveAside() -> String? {
         var now = time(nil)
+        // SAFETY: `tm` is unsafe only for its `tm_zone` pointer, which is never read here;
+        // `gmtime_r` fills `parts` through pointers to these locals and keeps neither.
         var parts = unsafe tm()
         unsafe gmtime_r(&now, &parts)
         func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
@@ -143,12 +152,12 @@ struct DomainFile: Sendable {
             suffix += 1
             target = path + ".corrupt-" + stamp + "-\(suffix)"
         }
-        return unsafe rename(path, target) == 0 ? target : nil
+        return (try? FileIO.rename(path, to: target)) != nil ? target : nil
     }
 
     /// Writes `entries` as a binary property list: temporary file (a new file's with mode
-    /// 0600 from its creation), fsync, rename over the file (never through a link), fsync of
-    /// the folder.
+    /// 0600 from its creation), fsync, rename over the file (never through a link), one fsync
+    /// of the folder (`FileIO.writeAtomically`).
     func write(_ entries: PlistDictionary) throws(PlistStoreError) {
         try checkReplaceable()
         let bytes: [UInt8]
@@ -164,7 +173,7 @@ struct DomainFile: Sendable {
                 path: path)
         }
         do {
-            try FileIO.writeAtomically(bytes, to: path, ownerOnly: true, followsLink: false)
+            try FileIO.writeAtomically(bytes, to: path, newFileMode: [.ownerReadWrite], followsLink: false)
         } catch {
             throw PlistStoreError(.io, "cannot write: " + error.message, path: path)
         }
@@ -173,22 +182,22 @@ struct DomainFile: Sendable {
     /// Removes the file (a domain removed as a whole), then syncs the folder.
     func remove() throws(PlistStoreError) {
         try checkReplaceable()
-        guard unsafe unlink(path) == 0 || errno == ENOENT else {
-            throw PlistStoreError(.io, "cannot remove: " + systemReason(), path: path)
-        }
-        let fd = unsafe open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard fd >= 0 else { throw PlistStoreError(.io, "cannot open the folder: " + systemReason(), path: folder) }
-        defer { close(fd) }
-        guard fsync(fd) == 0 || errno == EINVAL else {
-            throw PlistStoreError(.io, "cannot sync the folder: " + systemReason(), path: folder)
+        do throws(Errno) {
+            try FileIO.remove(path)
+        } catch  where error != .noSuchFileOrDirectory {
+            throw PlistStoreError(.io, "cannot remove: \(error)", path: path)
+        } catch {}
+        do throws(Errno) {
+            try FileIO.syncFolder(folder)
+        } catch {
+            throw PlistStoreError(.io, "cannot sync the folder: \(error)", path: folder)
         }
     }
 
     /// Refuses to replace or remove what is at the path when it is a link or not a regular file.
     private func checkReplaceable() throws(PlistStoreError) {
-        var info = stat()
-        guard unsafe lstat(path, &info) == 0 else { return }
-        if (info.st_mode & S_IFMT) == S_IFLNK { throw Self.refusedLink(path) }
+        guard let info = try? FileIO.status(atPath: path, followsLink: false) else { return }
+        if info.kind == .symbolicLink { throw Self.refusedLink(path) }
         try Self.checkRegular(info, path)
     }
 
@@ -197,16 +206,16 @@ struct DomainFile: Sendable {
             .refusedFile, "is a symbolic link; preferences are never read or written through a link", path: path)
     }
 
-    private static func checkRegular(_ info: stat, _ path: String) throws(PlistStoreError) {
+    private static func checkRegular(_ info: FileStatus, _ path: String) throws(PlistStoreError) {
         let kind: String
-        switch info.st_mode & S_IFMT {
-        case S_IFREG: return
-        case S_IFDIR: kind = "a folder"
-        case S_IFIFO: kind = "a FIFO"
-        case S_IFCHR: kind = "a character device"
-        case S_IFBLK: kind = "a block device"
-        case S_IFSOCK: kind = "a socket"
-        default: kind = "a special file"
+        switch info.kind {
+        case .regular: return
+        case .folder: kind = "a folder"
+        case .fifo: kind = "a FIFO"
+        case .characterDevice: kind = "a character device"
+        case .blockDevice: kind = "a block device"
+        case .socket: kind = "a socket"
+        case .symbolicLink, .other: kind = "a special file"
         }
         throw PlistStoreError(.refusedFile, "is \(kind), not a regular file", path: path)
     }
@@ -214,52 +223,49 @@ struct DomainFile: Sendable {
 
 extension DomainFile {
     /// The names in `folder` (without `.` and `..`); empty when it cannot be listed.
-    static func names(inFolder folder: String) -> [String] {
-        guard let dir = unsafe opendir(folder) else { return [] }
-        defer { unsafe closedir(dir) }
-        var names: [String] = []
-        while let entry = unsafe readdir(dir) {
-            let name = unsafe withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                unsafe String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            if name != ".", name != ".." { names.append(name) }
-        }
-        return names
-    }
+    static func names(inFolder folder: String) -> [String] { FileIO.names(inFolder: folder) }
 
     /// Whether a regular file is at `path` (a link is not followed).
     static func isRegularFile(_ path: String) -> Bool {
-        var info = stat()
-        return unsafe lstat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
+        (try? FileIO.status(atPath: path, followsLink: false))?.kind == .regular
     }
 
     /// `mkdir -p` with mode 0700 for the folders it makes. With `isPrivate`, the last folder
     /// must also be a folder of this user and not a link (a folder in a shared place such as
     /// `/tmp`, where another user may have made it first).
     static func createFolders(_ path: String, isPrivate: Bool = false) throws(PlistStoreError) {
-        var info = stat()
-        if unsafe lstat(path, &info) != 0 {
+        func status(followsLink: Bool = false) throws(PlistStoreError) -> FileStatus {
+            do throws(Errno) {
+                return try FileIO.status(atPath: path, followsLink: followsLink)
+            } catch {
+                throw PlistStoreError(.io, error.description, path: path)
+            }
+        }
+        var info: FileStatus
+        if let existing = try? FileIO.status(atPath: path, followsLink: false) {
+            info = existing
+        } else {
             if let slash = path.lastIndex(of: "/"), slash != path.startIndex {
                 try createFolders(String(path[..<slash]))
             }
-            if unsafe mkdir(path, 0o700) != 0, errno != EEXIST {
-                throw PlistStoreError(.io, systemReason(), path: path)
-            }
-            guard unsafe lstat(path, &info) == 0 else { throw PlistStoreError(.io, systemReason(), path: path) }
+            do throws(Errno) {
+                try FileIO.makeFolder(path, permissions: .ownerReadWriteExecute)
+            } catch  where error != .fileExists {
+                throw PlistStoreError(.io, error.description, path: path)
+            } catch {}
+            info = try status()
         }
         if isPrivate {
-            guard (info.st_mode & S_IFMT) != S_IFLNK else {
+            guard info.kind != .symbolicLink else {
                 throw PlistStoreError(
                     .refusedFile, "is a symbolic link; a private folder must be a real folder", path: path)
             }
-            guard info.st_uid == geteuid() else {
-                throw PlistStoreError(.refusedFile, "belongs to another user (uid \(info.st_uid))", path: path)
+            guard info.owner == geteuid() else {
+                throw PlistStoreError(.refusedFile, "belongs to another user (uid \(info.owner))", path: path)
             }
         }
-        if (info.st_mode & S_IFMT) == S_IFLNK, unsafe stat(path, &info) != 0 {
-            throw PlistStoreError(.io, systemReason(), path: path)
-        }
-        guard (info.st_mode & S_IFMT) == S_IFDIR else {
+        if info.kind == .symbolicLink { info = try status(followsLink: true) }
+        guard info.kind == .folder else {
             throw PlistStoreError(.io, "exists and is not a folder", path: path)
         }
     }

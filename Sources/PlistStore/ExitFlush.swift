@@ -1,4 +1,6 @@
+import PlistKit
 import Synchronization
+import SystemPackage
 
 #if canImport(Glibc)
 import Glibc
@@ -68,21 +70,24 @@ enum ExitFlush {
     static func installSignalHandlers() throws(PlistStoreError) {
         try signalsInstalled.withLock { done throws(PlistStoreError) in
             guard !done else { return }
-            var fds: [Int32] = [-1, -1]
-            guard unsafe pipe(&fds) == 0 else {
-                throw PlistStoreError(.io, "cannot make a pipe: " + systemReason(), path: "")
+            let pipe: (read: FileDescriptor, write: FileDescriptor)
+            do throws(Errno) {
+                pipe = try FileIO.pipe()
+                // The handler never waits: a signal arriving with the pipe full (nobody reading)
+                // is dropped, the flush it asks for being under way already.
+                try FileIO.setBlocking(pipe.write, false)
+            } catch {
+                throw PlistStoreError(.io, "cannot make a pipe: \(error)", path: "")
             }
-            for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
-            // The handler never waits: a signal arriving with the pipe full (nobody reading)
-            // is dropped, the flush it asks for being under way already.
-            _ = fcntl(fds[1], F_SETFL, fcntl(fds[1], F_GETFL) | O_NONBLOCK)
-            signalReader.store(fds[0], ordering: .releasing)
-            signalWriter.store(fds[1], ordering: .releasing)
+            signalReader.store(pipe.read.rawValue, ordering: .releasing)
+            signalWriter.store(pipe.write.rawValue, ordering: .releasing)
             #if canImport(Darwin)
             var thread: pthread_t? = nil
             #else
             var thread = pthread_t()
             #endif
+            // SAFETY: `thread` is a local that `pthread_create` fills before it returns; the
+            // thread's function is a closure that captures nothing and ignores its argument (nil).
             let started = unsafe pthread_create(
                 &thread, nil,
                 { _ in
@@ -91,7 +96,7 @@ enum ExitFlush {
                 }, nil)
             guard started == 0 else {
                 throw PlistStoreError(
-                    .io, "cannot start the thread that flushes on signals: " + systemReason(started), path: "")
+                    .io, "cannot start the thread that flushes on signals: \(Errno(rawValue: started))", path: "")
             }
             #if canImport(Darwin)
             if let thread { pthread_detach(thread) }
@@ -106,15 +111,23 @@ enum ExitFlush {
     /// Installs the handler for `signal` unless the process ignores it.
     private static func installHandler(_ signal: Int32) {
         var current = sigaction()
+        // SAFETY: `current` is a local that `sigaction` fills; it keeps no pointer to it.
         guard unsafe sigaction(signal, nil, &current) == 0 else { return }
         let handler: @convention(c) (Int32) -> Void = { signal in
             // `errno` is the interrupted code's: kept as it was.
             let saved = errno
             var byte = UInt8(truncatingIfNeeded: signal)
+            // SAFETY: one byte from a local. The one system call not made through `FileIO`: a
+            // signal handler may only call async-signal-safe functions, and `write` is one;
+            // it never waits, the pipe being non-blocking.
             _ = unsafe write(ExitFlush.signalWriter.load(ordering: .relaxed), &byte, 1)
             errno = saved
         }
         var action = sigaction()
+        // SAFETY (through `sigaction` below): the handler fields of `sigaction` are a C union,
+        // read and written here as the handler without flags (`SA_SIGINFO` is never set), and
+        // `sigemptyset` and `sigaction` are given pointers to these locals for the call only.
+        // Comparing the handler with `SIG_IGN` compares the two function pointers' bits.
         #if canImport(Darwin)
         let ignored =
             unsafe unsafeBitCast(current.__sigaction_u.__sa_handler, to: Int.self)
@@ -135,17 +148,13 @@ enum ExitFlush {
     /// The flushing thread: waits for a signal's number, flushes every live store, then
     /// restores the signal's default action and sends it again, which ends the process.
     private static func waitForSignal() {
-        let fd = signalReader.load(ordering: .acquiring)
-        var byte: UInt8 = 0
-        while true {
-            let count = unsafe read(fd, &byte, 1)
-            if count == 1 { break }
-            if count < 0, errno == EINTR { continue }
-            return
-        }
+        let fd = FileDescriptor(rawValue: signalReader.load(ordering: .acquiring))
+        var byte: [UInt8] = [0]
+        guard (try? FileIO.read(fd, into: &byte)) == 1 else { return }
         flushAll()
-        let signal = Int32(byte)
+        let signal = Int32(byte[0])
         var action = sigaction()
+        // SAFETY: as in `installHandler`: the handler field set to `SIG_DFL`, pointers to locals.
         #if canImport(Darwin)
         unsafe action.__sigaction_u.__sa_handler = SIG_DFL
         #else

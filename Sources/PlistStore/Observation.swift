@@ -1,5 +1,6 @@
 public import PlistKit
 import Synchronization
+import SystemPackage
 
 #if canImport(Glibc)
 import Glibc
@@ -143,7 +144,7 @@ final class Observation: Sendable {
 /// Events in one folder: on Linux an inotify descriptor, read without blocking; elsewhere
 /// nothing (callers compare file identities instead).
 package struct DirectoryWatch: Sendable {
-    private let fd: Int32
+    private let fd: FileDescriptor?
 
     #if os(Linux) || os(Android)
     private static let queueOverflow = UInt32(IN_Q_OVERFLOW)
@@ -154,15 +155,10 @@ package struct DirectoryWatch: Sendable {
     /// Watches the entries of `folder` from now on (nothing when it is empty).
     package init(folder: String) {
         #if os(Linux) || os(Android)
-        var fd = folder.isEmpty ? -1 : inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE)
-        if fd >= 0, unsafe inotify_add_watch(fd, folder, mask) < 0 {
-            Glibc.close(fd)
-            fd = -1
-        }
-        self.fd = fd
+        fd = folder.isEmpty ? nil : try? FileIO.watch(folder: folder, events: mask)
         #else
-        fd = -1
+        fd = nil
         #endif
     }
 
@@ -170,12 +166,12 @@ package struct DirectoryWatch: Sendable {
     /// in `mask`; nil when the folder is not watched or the kernel's queue overflowed and events
     /// were lost (unknown: the caller looks at the files).
     package func count(named names: Set<String>, mask: UInt32 = .max) -> Int? {
-        guard fd >= 0 else { return nil }
+        guard let fd else { return nil }
         var total = 0
         var overflowed = false
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         while true {
-            let length = unsafe buffer.withUnsafeMutableBytes { unsafe read(fd, $0.baseAddress, $0.count) }
+            let length = (try? FileIO.read(fd, into: &buffer)) ?? 0
             guard length > 0 else { return overflowed ? nil : total }
             var offset = 0
             // Each event: wd (4), mask (4), cookie (4), len (4), then len bytes of NUL-padded name.
@@ -196,8 +192,6 @@ package struct DirectoryWatch: Sendable {
 
     /// Stops watching.
     package func close() {
-        #if canImport(Glibc)
-        if fd >= 0 { Glibc.close(fd) }
-        #endif
+        if let fd { try? FileIO.close(fd) }
     }
 }

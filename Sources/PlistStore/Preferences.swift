@@ -1,6 +1,7 @@
 import OrderedCollections
 public import PlistKit
 import Synchronization
+import SystemPackage
 
 #if canImport(FoundationEssentials)
 public import FoundationEssentials
@@ -125,8 +126,7 @@ public final class Preferences: Sendable {
 
     /// Writes `error` to standard error, one line.
     public static let printError: @Sendable (PlistStoreError) -> Void = { error in
-        var line = Array("PlistStore: \(error)\n".utf8)
-        _ = unsafe line.withUnsafeMutableBytes { unsafe write(2, $0.baseAddress, $0.count) }
+        try? FileIO.write(Array("PlistStore: \(error)\n".utf8), to: FileDescriptor.standardError)
     }
 
     // MARK: Reading

@@ -1,4 +1,5 @@
 import PlistKit
+import SystemPackage
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -77,8 +78,7 @@ enum Buddy {
 
 /// Whether `path` is a symbolic link (which `-l` refuses to follow).
 private func isLink(_ path: String) -> Bool {
-    var info = stat()
-    return lstat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFLNK
+    (try? FileIO.status(atPath: path, followsLink: false))?.kind == .symbolicLink
 }
 
 /// PlistBuddy's standard output and error, written at once (so that the two interleave in the
@@ -86,15 +86,7 @@ private func isLink(_ path: String) -> Bool {
 enum BuddyOutput {
     static func out(_ text: String) { out(Array(text.utf8)) }
 
-    static func out(_ bytes: [UInt8]) {
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeBytes { write(1, $0.baseAddress, $0.count) }
-            if written < 0, errno == EINTR { continue }
-            guard written > 0 else { return }
-            offset += written
-        }
-    }
+    static func out(_ bytes: [UInt8]) { try? FileIO.write(bytes, to: .standardOutput) }
 
     /// A message on standard error, with a line feed.
     static func error(_ text: String) { Terminal.writeError(text + "\n") }
@@ -277,7 +269,7 @@ struct BuddySession {
 
     private mutating func importFile(_ arguments: [String]) -> Outcome {
         guard arguments.count == 2 else { return fail("Import: Missing Arguments") }
-        guard let bytes = try? FileBytes.contents(of: arguments[1]) else {
+        guard let bytes = try? Terminal.bytes(of: arguments[1]) else {
             return fail("Error Reading File: \(arguments[1])")
         }
         let data = Plist.data(.init(bytes))

@@ -2,6 +2,7 @@ import ArgumentParser
 import PlistKit
 import PlistStore
 import Synchronization
+import SystemPackage
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -535,6 +536,5 @@ enum DesktopEntries {
 
 /// Writes `line` and a newline to standard error.
 func standardError(_ line: String) {
-    let bytes = Array((line + "\n").utf8)
-    _ = bytes.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+    try? FileIO.write(Array((line + "\n").utf8), to: .standardError)
 }

@@ -90,7 +90,7 @@ struct Diff: ParsableCommand {
     /// property list (damaged, or not one at all), its bytes as they are, with the reason on
     /// standard error, so that git still shows the change.
     private static func textForGit(_ file: String) throws(PlistError) -> [UInt8] {
-        let bytes = try FileBytes.contents(of: file)
+        let bytes = try Terminal.bytes(of: file)
         do throws(PlistError) {
             return try text(of: try Plist(bytes: bytes))
         } catch {

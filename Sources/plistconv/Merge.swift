@@ -84,7 +84,7 @@ struct Merge: ParsableCommand {
     /// exit status 2 with the reason on standard error when it cannot be read.
     private func read(_ file: String, mayBeEmpty: Bool) throws -> MergeVersion? {
         do throws(PlistError) {
-            let bytes = try FileBytes.contents(of: file)
+            let bytes = try Terminal.bytes(of: file)
             if bytes.isEmpty, mayBeEmpty { return nil }
             let (value, format) = try Plist.read(bytes: bytes.span)
             return MergeVersion(bytes: bytes, value: value, format: format)

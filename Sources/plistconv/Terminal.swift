@@ -1,18 +1,11 @@
 import ArgumentParser
 import PlistKit
+import SystemPackage
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
-#endif
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
 #endif
 
 /// A property list read from a file or standard input, with the format it was in.
@@ -30,6 +23,13 @@ struct Document {
 /// never waited on, its first bytes kept), the format judged from those bytes, and the read
 /// limits set by `readOptions(forInputOf:maxDepth:)` whatever path then reads it.
 enum Terminal {
+    /// The bytes of the file at `path` (`-` is standard input), for the commands that need a
+    /// file's bytes as well as, or instead of, its value: opened and read as `PlistInput` reads
+    /// every input, within the default read limits.
+    static func bytes(of path: String) throws(PlistError) -> [UInt8] {
+        Array(try PlistInput.opening(path).contents(limit: PlistInput.limit(for: PlistReadOptions())))
+    }
+
     /// Reads the property list at `path` (`-` is standard input) whole.
     static func read(_ path: String, maxDepth: Int? = nil) throws(PlistError) -> Document {
         try read(try PlistInput.opening(path), maxDepth: maxDepth)
@@ -100,11 +100,9 @@ enum Terminal {
         writeError("plistconv: \(name): \(error)".escapingControlCharacters + "\n")
     }
 
-    /// Writes `text` to standard error in one system call (so lines from threads do not mix).
-    static func writeError(_ text: String) {
-        var bytes = Array(text.utf8)
-        _ = unsafe bytes.withUnsafeMutableBytes { unsafe write(2, $0.baseAddress, $0.count) }
-    }
+    /// Writes `text` to standard error at once (one system call unless the system takes only
+    /// part of it, so lines from threads do not mix).
+    static func writeError(_ text: String) { try? FileIO.write(Array(text.utf8), to: .standardError) }
 
     /// Writes `text` to standard output.
     static func writeOutput(_ text: String) throws(PlistError) {
@@ -112,10 +110,10 @@ enum Terminal {
     }
 
     /// Whether something (a file, a folder, a link) is at `path`.
-    static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
+    static func exists(_ path: String) -> Bool { FileIO.exists(path) }
 
     /// Whether standard error is a terminal (progress is shown only there).
-    static var errorIsTerminal: Bool { isatty(2) == 1 }
+    static var errorIsTerminal: Bool { FileIO.isTerminal(.standardError) }
 }
 
 extension Terminal {

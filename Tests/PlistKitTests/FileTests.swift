@@ -72,6 +72,57 @@ import Darwin
         #expect(error.description == "https://example.com/Info.plist is not a file URL")
     }
 
+    /// The temporary file of an atomic write has its final permissions before anything is
+    /// written to it: the old file's (0666 here, which a umask such as 022 would strip at
+    /// creation), or for a new file the mode asked for.
+    @Test func theTemporaryFileHasItsFinalModeFromTheStart() throws {
+        func modeWhileWriting(_ file: String, newFileMode: FilePermissions?) throws -> FilePermissions? {
+            var seen: FilePermissions?
+            try FileIO.writeAtomically(to: file, newFileMode: newFileMode) { fd throws(PlistError) in
+                seen = try? FileIO.status(of: fd).permissions
+                do throws(Errno) { try FileIO.write(Array("new".utf8), to: fd) } catch { throw PlistError(error) }
+            }
+            return seen
+        }
+        let fresh = path("fresh.plist")
+        #expect(try modeWhileWriting(fresh, newFileMode: .ownerReadWrite) == .ownerReadWrite)
+        #expect(try FileIO.status(atPath: fresh).permissions == .ownerReadWrite)
+
+        let old = path("old.plist")
+        FileManager.default.createFile(atPath: old, contents: Data("old".utf8))
+        chmod(old, 0o666)
+        #expect(try modeWhileWriting(old, newFileMode: .ownerReadWrite) == FilePermissions(rawValue: 0o666))
+        #expect(try FileIO.status(atPath: old).permissions == FilePermissions(rawValue: 0o666))
+        #expect(try folderContents() == ["fresh.plist", "old.plist"])
+    }
+
+    /// A system call interrupted by a signal (`EINTR`) is made again; any other failure is
+    /// thrown at once, and reads as the system's text for it.
+    @Test func interruptedCallsAreMadeAgainAndOtherFailuresGiveTheSystemsText() throws {
+        var calls = 0
+        let result = try FileIO.retrying { () -> Int32 in
+            calls += 1
+            if calls < 3 {
+                errno = EINTR
+                return -1
+            }
+            return 7
+        }
+        #expect(result == 7 && calls == 3)
+        calls = 0
+        #expect(throws: Errno.noSuchFileOrDirectory) {
+            try FileIO.retrying { () -> Int32 in
+                calls += 1
+                errno = ENOENT
+                return -1
+            }
+        }
+        #expect(calls == 1)
+        let text = String(cString: strerror(ENOENT))
+        #expect(PlistError(Errno.noSuchFileOrDirectory) == PlistError(.io(reason: text), at: 0))
+        #expect(throws: PlistError(.io(reason: text), at: 0)) { try Plist(contentsOf: path("missing.plist")) }
+    }
+
     @Test func replacingKeepsPermissionsAndLeavesNoTemporaryFile() throws {
         let file = path("settings.plist")
         FileManager.default.createFile(atPath: file, contents: Data("old".utf8), attributes: [.posixPermissions: 0o640])

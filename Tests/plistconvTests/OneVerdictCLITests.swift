@@ -300,4 +300,34 @@ import Darwin
         #expect(zero.status == 1 && zero.stderr.contains("a character device"), "\(zero)")
         #expect(try folder.names() == ["fifo", "sparse"])
     }
+
+    /// The commands that read a file's bytes (`merge`'s versions, PlistBuddy's `Import`) open
+    /// it as every other input is opened: `/dev/zero`, a FIFO without a writer and a 5 GiB
+    /// sparse file are one line at once (they were opened blocking and read without a limit;
+    /// `timeout` turns a wait into a failure here).
+    @Test func commandsThatReadBytesCheckTheirInputsToo() throws {
+        let folder = try TempFolder()
+        defer { folder.remove() }
+        #expect(mkfifo(folder.path("fifo"), 0o600) == 0)
+        let sparse = folder.path("sparse")
+        #expect(FileManager.default.createFile(atPath: sparse, contents: nil))
+        #expect(truncate(sparse, 5 << 30) == 0)
+        let empty = try folder.write([], to: "empty")
+        let good = try folder.write(Array("{a=1;}".utf8), to: "good.plist")
+        let tool = try Tool.location.get().path
+        func run(_ command: [String]) throws -> Output {
+            try Tool.run(
+                ["-c", "ulimit -d 1048576 && exec timeout 20 \"$0\" \"$@\"", tool] + command, in: folder.url,
+                executable: "/bin/sh")
+        }
+        // Relative names: PlistBuddy's command line splits at spaces.
+        for input in ["/dev/zero", "fifo", "sparse"] {
+            let merge = try run(["merge", empty, input, good])
+            #expect(merge.status == 2, "\(merge)")
+            #expect(merge.stderr.hasPrefix("plistconv: \(input): ") && merge.stderr.split(separator: "\n").count == 1)
+            guard input != "fifo" else { continue }  // an empty input, imported as empty data
+            let buddy = try run(["buddy", "-c", "Import k \(input)", good])
+            #expect(buddy.status == 1 && buddy.stderr == "Error Reading File: \(input)\n", "\(buddy)")
+        }
+    }
 }

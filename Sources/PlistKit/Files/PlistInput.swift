@@ -1,12 +1,6 @@
 import PlistCore
+import SystemPackage
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 #if canImport(FoundationEssentials)
 package import FoundationEssentials
 #else
@@ -39,7 +33,7 @@ package final class PlistInput {
     package let kind: Kind
     /// Up to `PlistFormat.detectionLength` bytes from the start; fewer when the input is shorter.
     package let head: [UInt8]
-    private let fd: Int32
+    private let fd: FileDescriptor
     private let ownsDescriptor: Bool
     /// Whether the input ended within `head`.
     private let endedInHead: Bool
@@ -50,8 +44,11 @@ package final class PlistInput {
     package init(path: String) throws(PlistError) {
         self.path = path
         // Non-blocking: opening a FIFO for reading otherwise waits for a writer, maybe forever.
-        fd = unsafe open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        guard fd >= 0 else { throw FileIO.systemError() }
+        do throws(Errno) {
+            fd = try FileIO.open(path, .readOnly, options: .nonBlocking)
+        } catch {
+            throw PlistError(error)
+        }
         ownsDescriptor = true
         do throws(PlistError) {
             let (kind, isDevice) = try Self.kind(of: fd)
@@ -60,12 +57,11 @@ package final class PlistInput {
                 // Reads wait for data from here on, as they do on standard input; a FIFO
                 // without a writer reads as empty. (A device stays non-blocking: one that has
                 // nothing to read at once is refused.)
-                let flags = fcntl(fd, F_GETFL)
-                guard flags >= 0, fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) == 0 else { throw FileIO.systemError() }
+                do throws(Errno) { try FileIO.setBlocking(fd, true) } catch { throw PlistError(error) }
             }
             (head, endedInHead) = try Self.readHead(fd, isDevice: isDevice)
         } catch {
-            close(fd)
+            try? FileIO.close(fd)
             throw error
         }
     }
@@ -76,11 +72,11 @@ package final class PlistInput {
     /// - Throws: as `init(path:)`.
     package init(fileDescriptor fd: Int32, name: String) throws(PlistError) {
         path = name
-        self.fd = fd
+        self.fd = FileDescriptor(rawValue: fd)
         ownsDescriptor = false
-        let (kind, isDevice) = try Self.kind(of: fd)
-        self.kind = kind != .stream && lseek(fd, 0, SEEK_CUR) != 0 ? .stream : kind
-        (head, endedInHead) = try Self.readHead(fd, isDevice: isDevice)
+        let (kind, isDevice) = try Self.kind(of: self.fd)
+        self.kind = kind != .stream && (try? FileIO.offset(of: self.fd)) != 0 ? .stream : kind
+        (head, endedInHead) = try Self.readHead(self.fd, isDevice: isDevice)
     }
 
     /// Opens `path`, or standard input for `-` (plistconv's spelling).
@@ -89,19 +85,20 @@ package final class PlistInput {
     }
 
     deinit {
-        if ownsDescriptor { close(fd) }
+        if ownsDescriptor { try? FileIO.close(fd) }
     }
 
     /// What the descriptor `fd` is, and whether it is a character device other than a
     /// terminal; folders and block devices are refused.
-    private static func kind(of fd: Int32) throws(PlistError) -> (Kind, isDevice: Bool) {
-        var info = stat()
-        guard unsafe fstat(fd, &info) == 0 else { throw FileIO.systemError() }
-        switch info.st_mode & S_IFMT {
-        case S_IFREG: return (.regularFile(size: Int(info.st_size)), false)
-        case S_IFDIR: throw PlistError(.io(reason: unsafe String(cString: strerror(EISDIR))), at: 0)
-        case S_IFCHR: return (.stream, isatty(fd) != 1)
-        case S_IFBLK: throw PlistError(.io(reason: "a block device (only files, pipes and terminals are read)"), at: 0)
+    private static func kind(of fd: FileDescriptor) throws(PlistError) -> (Kind, isDevice: Bool) {
+        let info: FileStatus
+        do throws(Errno) { info = try FileIO.status(of: fd) } catch { throw PlistError(error) }
+        switch info.kind {
+        case .regular: return (.regularFile(size: info.size), false)
+        case .folder: throw PlistError(Errno.isDirectory)
+        case .characterDevice: return (.stream, !FileIO.isTerminal(fd))
+        case .blockDevice:
+            throw PlistError(.io(reason: "a block device (only files, pipes and terminals are read)"), at: 0)
         default: return (.stream, false)
         }
     }
@@ -111,36 +108,11 @@ package final class PlistInput {
 
     /// The first bytes of `fd`, up to `PlistFormat.detectionLength`, and whether it ended there.
     /// A device (`isDevice`) must end there, at once.
-    private static func readHead(_ fd: Int32, isDevice: Bool) throws(PlistError) -> ([UInt8], Bool) {
-        guard isDevice else { return try readHead(fd) }
-        guard let (head, ended) = try? readHead(fd), ended else { throw deviceRefused }
-        return (head, ended)
-    }
-
-    /// The first bytes of `fd`, up to `PlistFormat.detectionLength`, and whether it ended there.
-    private static func readHead(_ fd: Int32) throws(PlistError) -> ([UInt8], Bool) {
-        let length = PlistFormat.detectionLength
-        var failure: PlistError?
-        var ended = false
-        // SAFETY: `read` writes at most `buffer.count - filled` bytes at `filled` inside the
-        // array's uninitialized capacity; `filled` bytes are initialized when it returns.
-        let head = unsafe [UInt8](unsafeUninitializedCapacity: length) { buffer, filled in
-            filled = 0
-            while filled < length {
-                let count = unsafe read(fd, buffer.baseAddress! + filled, length - filled)
-                if count == 0 {
-                    ended = true
-                    break
-                }
-                if count < 0 {
-                    if errno == EINTR { continue }
-                    failure = FileIO.systemError()
-                    break
-                }
-                filled += count
-            }
+    private static func readHead(_ fd: FileDescriptor, isDevice: Bool) throws(PlistError) -> ([UInt8], Bool) {
+        guard isDevice else { return try FileIO.fill(capacity: PlistFormat.detectionLength, from: fd) }
+        guard let (head, ended) = try? FileIO.fill(capacity: PlistFormat.detectionLength, from: fd), ended else {
+            throw deviceRefused
         }
-        if let failure { throw failure }
         return (head, ended)
     }
 
