@@ -7,6 +7,11 @@ let settings: [SwiftSetting] = [
     .enableUpcomingFeature("MemberImportVisibility"),
 ]
 
+/// The products of the dependencies that several targets use, named once.
+let orderedCollections = Target.Dependency.product(name: "OrderedCollections", package: "swift-collections")
+let systemPackage = Target.Dependency.product(name: "SystemPackage", package: "swift-system")
+let propertyBased = Target.Dependency.product(name: "PropertyBased", package: "swift-property-based")
+
 let package = Package(
     name: "swift-plist",
     platforms: [.macOS("26.0"), .iOS("26.0"), .tvOS("26.0"), .watchOS("26.0"), .visionOS("26.0")],
@@ -17,6 +22,11 @@ let package = Package(
         .library(name: "PlistConfiguration", targets: ["PlistConfiguration"]),
         .executable(name: "plistconv", targets: ["plistconv"]),
     ],
+    // swift-property-based and swift-log serve only test targets, and swift-docc-plugin only
+    // `swift package generate-documentation`: SwiftPM resolves a dependency for a client only
+    // when a product the client uses needs it, so a package depending on PlistKit fetches none
+    // of the three (nor swift-argument-parser or swift-configuration unless it uses plistconv or
+    // PlistConfiguration). Declaring them here is the only place SwiftPM allows.
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
@@ -45,16 +55,16 @@ let package = Package(
         .target(
             name: "PlistKit",
             dependencies: [
-                "PlistCore", "PlistXML", .product(name: "OrderedCollections", package: "swift-collections"),
-                .product(name: "SystemPackage", package: "swift-system"),
+                "PlistCore", "PlistXML", orderedCollections,
+                systemPackage,
             ],
             swiftSettings: settings + [.strictMemorySafety()]
         ),
         .target(
             name: "PlistStore",
             dependencies: [
-                "PlistKit", .product(name: "OrderedCollections", package: "swift-collections"),
-                .product(name: "SystemPackage", package: "swift-system"),
+                "PlistKit", orderedCollections,
+                systemPackage,
             ],
             swiftSettings: settings + [.strictMemorySafety()]
         ),
@@ -69,7 +79,7 @@ let package = Package(
             name: "plistconv",
             dependencies: [
                 "PlistKit", "PlistStore", .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "SystemPackage", package: "swift-system"),
+                systemPackage,
             ],
             swiftSettings: settings
         ),
@@ -82,15 +92,15 @@ let package = Package(
         .testTarget(
             name: "PlistCoreTests",
             dependencies: [
-                "PlistCore", "TestSupport", .product(name: "OrderedCollections", package: "swift-collections"),
-                .product(name: "PropertyBased", package: "swift-property-based"),
+                "PlistCore", "TestSupport", orderedCollections,
+                propertyBased,
             ],
             swiftSettings: settings
         ),
         .testTarget(
             name: "PlistXMLTests",
             dependencies: [
-                "PlistCore", "PlistXML", "TestSupport", .product(name: "PropertyBased", package: "swift-property-based"),
+                "PlistCore", "PlistXML", "TestSupport", propertyBased,
             ],
             swiftSettings: settings),
         // Encodes a large model in a process of its own, for `ThreadTests` to count its threads.
@@ -100,8 +110,8 @@ let package = Package(
             name: "PlistKitTests",
             dependencies: [
                 "PlistKit", "TestSupport", "plist-thread-probe",
-                .product(name: "SystemPackage", package: "swift-system"),
-                .product(name: "PropertyBased", package: "swift-property-based"),
+                systemPackage,
+                propertyBased,
             ],
             swiftSettings: settings),
         // Writes, observes and crashes in processes of its own, for `PlistStoreTests`.
@@ -119,7 +129,7 @@ let package = Package(
             dependencies: [
                 "PlistConfiguration", "PlistKit", .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "SystemPackage", package: "swift-system"),
+                systemPackage,
             ],
             swiftSettings: settings),
         .testTarget(

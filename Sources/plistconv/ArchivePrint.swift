@@ -3,8 +3,8 @@ import PlistKit
 
 /// `plistconv archive-print FILE...`: shows `NSKeyedArchiver` archives as resolved trees.
 struct ArchivePrint: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "archive-print", _superCommandName: PlistConv.name,
+    static let configuration = CommandConfiguration.plistconvCommand(
+        "archive-print",
         abstract: "Print NSKeyedArchiver archives as resolved object trees.",
         discussion: """
             Objects are inlined: strings, dates and data as plain values, other objects as \

@@ -1,3 +1,5 @@
+import ArgumentParser
+
 /// Turns plutil's and libplist's spellings of a command line into plistconv's own.
 enum CommandSpelling {
     /// plutil's single-dash commands and the verbs they become (`-convert FMT` also moves FMT
@@ -6,10 +8,8 @@ enum CommandSpelling {
         "-lint": "lint", "-p": "print", "-extract": "extract", "-type": "type", "-insert": "insert",
         "-replace": "replace", "-remove": "remove", "-create": "create",
     ]
-    private static let verbs: Set<String> = [
-        "convert", "lint", "print", "extract", "type", "insert", "replace", "remove", "create", "help", "archive-print", "defaults",
-        "diff", "merge",
-    ]
+    /// The command words: the commands' names, and help.
+    private static let verbs = Set(PlistConv.configuration.subcommands.compactMap { $0.configuration.commandName } + ["help"])
     /// plutil's single-dash options that plistconv spells with two dashes.
     private static let plutilOptions = ["-expect": "--expect", "-help": "--help"]
 

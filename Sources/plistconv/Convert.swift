@@ -6,8 +6,8 @@ import Synchronization
 /// `plistconv convert -f FORMAT FILE...` (also `plistconv -f FORMAT IN [OUT]` and plutil's
 /// `-convert FORMAT FILE...`): rewrites property lists in another format.
 struct Convert: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "convert", _superCommandName: PlistConv.name,
+    static let configuration = CommandConfiguration.plistconvCommand(
+        "convert",
         abstract: "Convert property lists to another format (the default command).",
         usage: """
             plistconv -f <format> <in> [<out>]
@@ -27,16 +27,16 @@ struct Convert: ParsableCommand {
             """
     )
 
-    @Option(name: [.short, .customLong("format")], help: "Output format: \(OutputFormat.helpList).")
+    @Option(name: OptionSpelling.format.names, help: "Output format: \(OutputFormat.helpList).")
     var format: OutputFormat?
 
-    @Option(name: [.short, .customLong("output")], help: "Output file (- for standard output); one input only.")
+    @Option(name: OptionSpelling.output.names, help: "Output file (- for standard output); one input only.")
     var output: String?
 
-    @Option(name: [.short, .customLong("extension")], help: "Write each output beside its input, with this extension.")
+    @Option(name: OptionSpelling.extension.names, help: "Write each output beside its input, with this extension.")
     var `extension`: String?
 
-    @Flag(name: [.short, .customLong("readable")], help: "JSON: indented, with sorted keys.")
+    @Flag(name: OptionSpelling.readable.names, help: "JSON: indented, with sorted keys.")
     var readable = false
 
     @Option(
@@ -45,7 +45,7 @@ struct Convert: ParsableCommand {
     )
     var jsonValues: JSONValuesArgument = .typed
 
-    @Flag(help: "openstep, strings: write numbers, Booleans and dates as strings instead of failing.")
+    @Flag(name: OptionSpelling.stringify.names, help: "openstep, strings: write numbers, Booleans and dates as strings instead of failing.")
     var stringify = false
 
     @Flag(
@@ -56,10 +56,11 @@ struct Convert: ParsableCommand {
     @Flag(help: "Write a keyed archive's resolved object tree (see archive-print) instead of the archive.")
     var resolveArchive = false
 
-    @Flag(name: .short, help: "Print nothing but errors.")
+    @Flag(name: OptionSpelling.silent.names, help: "Print nothing but errors.")
     var silent = false
 
     @Flag(
+        name: OptionSpelling.stream.names,
         help: """
             Binary to XML (-f xml) or XML to binary (-f binary): write the output as the input is read, \
             in memory bounded by the depth and the widest container instead of the file's values \
@@ -78,11 +79,11 @@ struct Convert: ParsableCommand {
     var maxDepth: Int?
 
     /// Set when the command word was left out: a second file is then the output.
-    @Flag(name: .customLong("input-output"), help: .hidden)
+    @Flag(name: OptionSpelling.inputOutput.names, help: .hidden)
     var inputOutput = false
 
     /// Set for libplist's `plistutil -i` spelling: without -f, binary becomes XML and other input binary.
-    @Flag(name: .customLong("libplist"), help: .hidden)
+    @Flag(name: OptionSpelling.libplist.names, help: .hidden)
     var libplist = false
 
     @Argument(help: "Input files (- for standard input).")

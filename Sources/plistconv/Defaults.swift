@@ -20,8 +20,8 @@ import Darwin
 /// `plistconv defaults`: macOS `defaults` over the PlistStore preferences store, through the
 /// same locks as running apps.
 struct Defaults: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "defaults", _superCommandName: PlistConv.name,
+    static let configuration = CommandConfiguration.plistconvCommand(
+        "defaults",
         abstract: "Read and write preferences domains, as macOS defaults does.",
         discussion: """
             defaults [--container DIR] read [DOMAIN [KEY]] | read-type DOMAIN KEY | \

@@ -3,8 +3,8 @@ import PlistKit
 
 /// `plistconv diff A B`: the differences between two property lists, by key path.
 struct Diff: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "diff", _superCommandName: PlistConv.name,
+    static let configuration = CommandConfiguration.plistconvCommand(
+        "diff",
         abstract: "Compare two property lists by key path, in any formats.",
         discussion: """
             One line per difference: "added", "removed", "changed" (old → new) or "retyped" (a value \

@@ -3,8 +3,8 @@ import PlistKit
 
 /// `plistconv insert KEYPATH -TYPE VALUE FILE...` (plutil's `-insert`).
 struct Insert: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "insert", _superCommandName: PlistConv.name,
+    static let configuration = CommandConfiguration.plistconvCommand(
+        "insert",
         abstract: "Add a value at a key path (plutil -insert).",
         discussion: """
             In a dictionary the key must be new (use replace to overwrite); in an array the value \
@@ -36,8 +36,8 @@ struct Insert: ParsableCommand {
 
 /// `plistconv replace KEYPATH -TYPE VALUE FILE...` (plutil's `-replace`).
 struct Replace: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "replace", _superCommandName: PlistConv.name,
+    static let configuration = CommandConfiguration.plistconvCommand(
+        "replace",
         abstract: "Set the value at a key path (plutil -replace).",
         discussion: """
             A dictionary key is added or overwritten; an array element is overwritten (plutil on \
@@ -60,8 +60,8 @@ struct Replace: ParsableCommand {
 
 /// `plistconv remove KEYPATH FILE...` (plutil's `-remove`).
 struct Remove: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "remove", _superCommandName: PlistConv.name, abstract: "Remove the value at a key path (plutil -remove).")
+    static let configuration = CommandConfiguration.plistconvCommand(
+        "remove", abstract: "Remove the value at a key path (plutil -remove).")
 
     @Argument(help: "Key path: keys separated by dots (\\. is a dot in a key), array indexes from 0.")
     var keyPath: String
@@ -76,8 +76,8 @@ struct Remove: ParsableCommand {
 
 /// `plistconv create FORMAT FILE...` (plutil's `-create`).
 struct Create: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "create", _superCommandName: PlistConv.name,
+    static let configuration = CommandConfiguration.plistconvCommand(
+        "create",
         abstract: "Create property lists holding an empty dictionary (plutil -create).",
         discussion: "An existing file is left alone and reported (remove it first to start over)."
     )

@@ -3,8 +3,8 @@ import PlistKit
 
 /// `plistconv extract KEYPATH FORMAT FILE` (plutil's `-extract`): prints the value at a key path.
 struct Extract: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "extract", _superCommandName: PlistConv.name,
+    static let configuration = CommandConfiguration.plistconvCommand(
+        "extract",
         abstract: "Print the value at a key path, as a property list or raw (plutil -extract).",
         discussion: """
             FORMAT is an output format or raw: raw prints strings as they are, numbers exactly, \
@@ -67,8 +67,8 @@ struct Extract: ParsableCommand {
 
 /// `plistconv type KEYPATH FILE` (plutil's `-type`): prints the type of the value at a key path.
 struct TypeOf: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "type", _superCommandName: PlistConv.name,
+    static let configuration = CommandConfiguration.plistconvCommand(
+        "type",
         abstract: "Print the type of the value at a key path (plutil -type).",
         discussion: "Types: \(ValueType.helpList)."
     )

@@ -3,8 +3,8 @@ import PlistKit
 
 /// `plistconv lint FILE...`: checks that each file is a valid property list.
 struct Lint: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "lint", _superCommandName: PlistConv.name,
+    static let configuration = CommandConfiguration.plistconvCommand(
+        "lint",
         abstract: "Check that files are valid property lists.",
         discussion: """
             Prints "FILE: OK" for each valid file; exits 1 if any file is not valid. With --quick, a \
@@ -13,10 +13,10 @@ struct Lint: ParsableCommand {
             """
     )
 
-    @Flag(name: .short, help: "Print nothing for valid files.")
+    @Flag(name: OptionSpelling.silent.names, help: "Print nothing for valid files.")
     var silent = false
 
-    @Flag(help: "Binary files: check without building the values (bounded memory).")
+    @Flag(name: OptionSpelling.quick.names, help: "Binary files: check without building the values (bounded memory).")
     var quick = false
 
     @Argument(help: "Files to check, or - for standard input.")

@@ -4,8 +4,8 @@ import PlistKit
 /// `plistconv merge BASE OURS THEIRS [-o OUT]`: a three-way merge by key path, as git's merge
 /// driver (`plistconv merge %O %A %B -o %A`).
 struct Merge: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "merge", _superCommandName: PlistConv.name,
+    static let configuration = CommandConfiguration.plistconvCommand(
+        "merge",
         abstract: "Merge two changed versions of a property list with their common base, by key path.",
         discussion: """
             Dictionaries merge key by key. Arrays of distinct strings (an Xcode project's children, \

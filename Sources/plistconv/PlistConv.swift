@@ -11,11 +11,8 @@ import Darwin
 /// The `plistconv` command: converts, checks, prints and edits property lists.
 @main
 struct PlistConv: ParsableCommand {
-    /// The tool's name. Each command names it as its `_superCommandName`, so that a command
-    /// parsed alone (``parseNamedCommand(_:)``) is not taken for a whole tool: ArgumentParser
-    /// then skips its check for `--generate-completion-script`, which parses two more commands
-    /// by reflection and was a third of a small conversion's start-up. The whole tree, which is
-    /// rooted here, still answers that option.
+    /// The tool's name, which every command names as its super command
+    /// (`CommandConfiguration.plistconvCommand`).
     static let name = "plistconv"
 
     static let configuration = CommandConfiguration(
@@ -55,8 +52,8 @@ struct PlistConv: ParsableCommand {
         }
         if CommandLine.arguments.dropFirst().first == "buddy" { Buddy.main(Array(CommandLine.arguments.dropFirst(2))) }
         let arguments = CommandSpelling.normalized(Array(CommandLine.arguments.dropFirst()))
-        if arguments.first == Diff._commandName { runExitingAsDiff(Diff.self, Array(arguments.dropFirst())) }
-        if arguments.first == Merge._commandName { runExitingAsDiff(Merge.self, Array(arguments.dropFirst())) }
+        if arguments.first == Diff.configuration.commandName { runExitingAsDiff(Diff.self, Array(arguments.dropFirst())) }
+        if arguments.first == Merge.configuration.commandName { runExitingAsDiff(Merge.self, Array(arguments.dropFirst())) }
         QuickCommandLine.parse(arguments)?.runAndExit()
         guard var command = parseNamedCommand(arguments) else { return main(arguments) }
         do { try command.run() } catch { exit(withError: error) }
@@ -85,11 +82,28 @@ struct PlistConv: ParsableCommand {
     /// arguments, by reflection.
     static func parseNamedCommand(_ arguments: [String]) -> (any ParsableCommand)? {
         guard let verb = arguments.first,
-            let command = configuration.subcommands.first(where: { $0._commandName == verb })
+            let command = configuration.subcommands.first(where: { $0.configuration.commandName == verb })
         else { return nil }
         // A request for help parses as a help command: the whole tree gives the full help.
         guard let parsed = try? command.parseAsRoot(Array(arguments.dropFirst())), type(of: parsed) == command
         else { return nil }
         return parsed
+    }
+}
+
+extension CommandConfiguration {
+    /// The configuration of one of plistconv's commands. It names the tool as the command's
+    /// super command, so that a command parsed alone (`PlistConv.parseNamedCommand(_:)`) is not
+    /// taken for a whole tool: ArgumentParser then skips its check for
+    /// `--generate-completion-script`, which parses two more commands by reflection, a large part
+    /// of a small conversion's start-up. The whole tree, which is rooted at `PlistConv`, still
+    /// answers that option. (ArgumentParser spells the parameter with an underscore; this is the
+    /// one place that uses it.)
+    static func plistconvCommand(
+        _ name: String, abstract: String, usage: String? = nil, discussion: String = ""
+    ) -> CommandConfiguration {
+        CommandConfiguration(
+            commandName: name, _superCommandName: PlistConv.name, abstract: abstract, usage: usage,
+            discussion: discussion)
     }
 }

@@ -9,8 +9,8 @@ import Foundation
 
 /// `plistconv print FILE...` (plutil's `-p`): shows property lists for people to read.
 struct Print: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "print", _superCommandName: PlistConv.name,
+    static let configuration = CommandConfiguration.plistconvCommand(
+        "print",
         abstract: "Print property lists in a form for people to read (plutil -p).",
         discussion: """
             Dictionaries show "key" => value with keys sorted, arrays N => value, data \

@@ -50,35 +50,30 @@ enum QuickCommandLine {
             case .file(let file):
                 conversion.files.append(file)
             case .option(let option):
-                switch option {
-                case "-f", "--format":
-                    guard let value = words.value(for: "format"), let format = OutputFormat(argument: value) else { return nil }
+                if OptionSpelling.format.matches(option) {
+                    guard let value = words.value(for: .format), let format = OutputFormat(argument: value) else {
+                        return nil
+                    }
                     conversion.format = format
-                case "-o", "--output":
-                    guard let value = words.value(for: "output") else { return nil }
+                } else if OptionSpelling.output.matches(option) {
+                    guard let value = words.value(for: .output) else { return nil }
                     conversion.output = value
-                case "-e", "--extension":
-                    guard let value = words.value(for: "extension") else { return nil }
+                } else if OptionSpelling.extension.matches(option) {
+                    guard let value = words.value(for: .extension) else { return nil }
                     conversion.extension = value
-                case "-r", "--readable":
-                    guard words.once("readable") else { return nil }
+                } else if OptionSpelling.readable.matches(option), words.once(.readable) {
                     conversion.readable = true
-                case "--stringify":
-                    guard words.once(option) else { return nil }
+                } else if OptionSpelling.stringify.matches(option), words.once(.stringify) {
                     conversion.stringify = true
-                case "--stream":
-                    guard words.once(option) else { return nil }
+                } else if OptionSpelling.stream.matches(option), words.once(.stream) {
                     conversion.stream = true
-                case "-s":
+                } else if OptionSpelling.silent.matches(option), words.once(.silent) {
                     // plutil's "print nothing but errors", which a conversion does anyway.
-                    guard words.once(option) else { return nil }
-                case "--input-output":
-                    guard words.once(option) else { return nil }
+                } else if OptionSpelling.inputOutput.matches(option), words.once(.inputOutput) {
                     inputOutput = true
-                case "--libplist":
-                    guard words.once(option) else { return nil }
+                } else if OptionSpelling.libplist.matches(option), words.once(.libplist) {
                     conversion.libplist = true
-                default:
+                } else {
                     return nil
                 }
             }
@@ -93,9 +88,9 @@ enum QuickCommandLine {
             switch word {
             case .file(let file):
                 linting.files.append(file)
-            case .option("-s") where words.once("-s"):
+            case .option(let option) where OptionSpelling.silent.matches(option) && words.once(.silent):
                 linting.silent = true
-            case .option("--quick") where words.once("--quick"):
+            case .option(let option) where OptionSpelling.quick.matches(option) && words.once(.quick):
                 linting.quick = true
             case .option:
                 return nil
@@ -130,15 +125,15 @@ enum QuickCommandLine {
             return .option(word)
         }
 
-        /// Whether the option named `name` is given for the first time (a repeat is left to ArgumentParser).
-        mutating func once(_ name: String) -> Bool {
-            seen.insert(name).inserted
+        /// Whether `option` is given for the first time (a repeat is left to ArgumentParser).
+        mutating func once(_ option: OptionSpelling) -> Bool {
+            seen.insert(option.name).inserted
         }
 
-        /// The value after the option named `name`: nil if it is repeated or the value is missing
-        /// or looks like an option.
-        mutating func value(for name: String) -> String? {
-            guard once(name), let value = words.popFirst(), value == "-" || !value.hasPrefix("-") else { return nil }
+        /// The value after `option`: nil if it is repeated or the value is missing or looks like
+        /// an option.
+        mutating func value(for option: OptionSpelling) -> String? {
+            guard once(option), let value = words.popFirst(), value == "-" || !value.hasPrefix("-") else { return nil }
             return value
         }
     }
