@@ -18,7 +18,7 @@ struct Conversion: Equatable {
     var output: String?
     var `extension`: String?
     var readable = false
-    var jsonValues: JSONValues = .typed
+    var jsonValues: PlistWriteOptions.JSONValues = .typed
     var stringify = false
     var header = false
     var resolveArchive = false

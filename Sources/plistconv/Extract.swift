@@ -1,4 +1,4 @@
-import ArgumentParser
+public import ArgumentParser
 import PlistKit
 
 /// `plistconv extract KEYPATH FORMAT FILE` (plutil's `-extract`): prints the value at a key path.
@@ -29,8 +29,8 @@ struct Extract: ParsableCommand {
     @Flag(name: .short, help: "raw: no newline after the value.")
     var noNewline = false
 
-    @Option(help: "Fail unless the value has this type (\(ValueType.helpList)).")
-    var expect: ValueType?
+    @Option(help: "Fail unless the value has this type (\(PlistType.helpList)).")
+    var expect: PlistType?
 
     @Flag(name: [.short, .customLong("readable")], help: "JSON: indented, with sorted keys.")
     var readable = false
@@ -40,7 +40,7 @@ struct Extract: ParsableCommand {
         let extracted = try Terminal.reporting(file, isOutput: false) { () throws(PlistError) -> Extracted in
             let source = try KeyPathSource.open(file)
             let path = PlistKeyPath(parsing: keyPath)
-            try expect?.check(try source.typeName(at: path), at: keyPath)
+            try expect?.check(try source.type(at: path), at: keyPath)
             switch format {
             case .raw: return .text(try source.rawText(at: path))
             case .plist: return .value(try source.value(at: path))
@@ -70,7 +70,7 @@ struct TypeOf: ParsableCommand {
     static let configuration = CommandConfiguration.plistconvCommand(
         "type",
         abstract: "Print the type of the value at a key path (plutil -type).",
-        discussion: "Types: \(ValueType.helpList)."
+        discussion: "Types: \(PlistType.helpList)."
     )
 
     @Argument(help: "Key path: keys separated by dots (\\. is a dot in a key), array indexes from 0.")
@@ -80,14 +80,14 @@ struct TypeOf: ParsableCommand {
     var file: String
 
     @Option(help: "Fail unless the value has this type.")
-    var expect: ValueType?
+    var expect: PlistType?
 
     func run() throws {
         // A binary file is read lazily: a container's contents are not read.
         let typeName = try Terminal.reporting(file, isOutput: false) { () throws(PlistError) in
-            let typeName = try KeyPathSource.open(file).typeName(at: PlistKeyPath(parsing: keyPath))
-            try expect?.check(typeName, at: keyPath)
-            return typeName
+            let type = try KeyPathSource.open(file).type(at: PlistKeyPath(parsing: keyPath))
+            try expect?.check(type, at: keyPath)
+            return type.rawValue
         }
         try Terminal.reporting("-", isOutput: true) { () throws(PlistError) in
             try Terminal.writeOutput(typeName + "\n")
@@ -113,16 +113,14 @@ enum ExtractFormat: ExpressibleByArgument {
     static var allValueStrings: [String] { ["raw"] + OutputFormat.allValueStrings }
 }
 
-/// Value type names, as `type` prints them.
-enum ValueType: String, ExpressibleByArgument, CaseIterable {
-    case dictionary, array, string, integer, float, bool, date, data, uid
-
+/// `--expect TYPE` takes plutil's type names (`PlistType`'s raw values).
+extension PlistType: ExpressibleByArgument {
     static var helpList: String { allCases.map(\.rawValue).joined(separator: ", ") }
 
-    /// Throws unless `typeName` (a `Plist.typeName`) is this type.
-    func check(_ typeName: String, at keyPath: String) throws(PlistError) {
-        guard typeName == rawValue else {
-            throw PlistError(.unexpectedType(keyPath: keyPath, expected: rawValue, found: typeName), at: 0)
+    /// Throws unless `type` is this type.
+    func check(_ type: PlistType, at keyPath: String) throws(PlistError) {
+        guard type == self else {
+            throw PlistError(.unexpectedType(keyPath: keyPath, expected: rawValue, found: type.rawValue), at: 0)
         }
     }
 }

@@ -27,11 +27,11 @@ enum KeyPathSource {
         }
     }
 
-    /// The type name of the value at `keyPath`, without reading what a container holds.
-    func typeName(at keyPath: PlistKeyPath) throws(PlistError) -> String {
+    /// The type of the value at `keyPath`, without reading what a container holds.
+    func type(at keyPath: PlistKeyPath) throws(PlistError) -> PlistType {
         switch self {
-        case .lazy(let file): try file.typeName(at: keyPath)
-        case .whole(let value): try value.value(at: keyPath).typeName
+        case .lazy(let file): try file.type(at: keyPath)
+        case .whole(let value): try value.value(at: keyPath).type
         }
     }
 
@@ -40,9 +40,9 @@ enum KeyPathSource {
     func rawText(at keyPath: PlistKeyPath) throws(PlistError) -> String {
         switch self {
         case .lazy(let file):
-            switch try file.typeName(at: keyPath) {
-            case "dictionary": try file.keys(at: keyPath).joined(separator: "\n")
-            case "array": String(try file.count(at: keyPath))
+            switch try file.type(at: keyPath) {
+            case .dictionary: try file.keys(at: keyPath).joined(separator: "\n")
+            case .array: String(try file.count(at: keyPath))
             default: Scalar.text(of: try file.value(at: keyPath))
             }
         case .whole(let value): Scalar.text(of: try value.value(at: keyPath))

@@ -47,7 +47,7 @@ enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
     /// keys when `readable`; `jsonValues` says what becomes of dates, data and UIDs.
     func encode(
         _ plist: Plist, file: String, readable: Bool = false, stringify: Bool = false,
-        jsonValues: JSONValues = .typed, limits: PlistWriteOptions = .init()
+        jsonValues: PlistWriteOptions.JSONValues = .typed, limits: PlistWriteOptions = .init()
     ) throws(PlistError) -> [UInt8] {
         // `limits` gives the depth and output limits; each format sets the rest.
         var options = limits
@@ -115,7 +115,7 @@ enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
 enum JSONValuesArgument: String, ExpressibleByArgument, CaseIterable {
     case typed, lossy, strict
 
-    var values: JSONValues {
+    var values: PlistWriteOptions.JSONValues {
         switch self {
         case .typed: .typed
         case .lossy: .lossy

@@ -42,7 +42,7 @@ import Testing
         #expect(try file.keys(at: "a") == ["b"])
         #expect(try #require(throws: PlistError.self) { try file.keys(at: "s") }.code == .unexpectedType)
         #expect(try #require(throws: PlistError.self) { try file.count(at: "s") }.code == .notAContainer)
-        #expect(try file.typeName(at: "s") == "string")
+        #expect(try file.type(at: "s") == .string)
     }
 
     /// Dictionaries large enough to be indexed, searched several times: repeated keys give their
@@ -122,7 +122,7 @@ import Testing
                         _ = try? file.value(at: path)
                         _ = try? file.keys(at: path)
                         _ = try? file.count(at: path)
-                        _ = try? file.typeName(at: path)
+                        _ = try? file.type(at: path)
                     }
                 } catch {
                     #expect(whole == nil, "\(position)=\(byte): \(error)")
@@ -193,7 +193,7 @@ import Testing
         #expect(try #require(throws: PlistError.self) { try file.value(at: path) } == whole)
         let tooFar = PlistKeyPath(components: Array(repeating: "0", count: 200))
         #expect(try #require(throws: PlistError.self) { try file.value(at: tooFar) }.code == .tooDeep)
-        #expect(try file.typeName(at: PlistKeyPath(components: Array(repeating: "0", count: 99))) == "array")
+        #expect(try file.type(at: PlistKeyPath(components: Array(repeating: "0", count: 99))) == .array)
         let deep = try BinaryPlistFile(bytes: bytes, options: PlistReadOptions(maxDepth: 2000))
         #expect(try deep.value(at: PlistKeyPath(components: Array(repeating: "0", count: depth - 1))) == 5)
     }

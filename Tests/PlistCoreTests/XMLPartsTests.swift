@@ -5,7 +5,7 @@ import Testing
 @testable import PlistCore
 
 /// A large `FlatPlist` written as XML by several threads (`XMLParts`, when
-/// `PlistWriteOptions.parallelism` allows them): the bytes and the errors are those of one thread.
+/// `PlistEncoder.parallelism` allows them): the bytes and the errors are those of one thread.
 @Suite struct XMLPartsTests {
     /// A library like iTunes': a few keys, a dictionary of `tracks` tracks (most of the nodes)
     /// and playlists of them; the track with ID `nestedID` also holds `nested`.
@@ -57,10 +57,9 @@ import Testing
         let expected = try value.xmlBytes()
         #expect(try flat.xmlBytes(options: .init()) == expected)
         for parallelism in [0, 2, 8] {
-            #expect(try flat.xmlBytes(options: PlistWriteOptions(parallelism: parallelism)) == expected)
+            #expect(try flat.xmlBytes(options: PlistWriteOptions(), parallelism: parallelism) == expected)
         }
-        let unsorted = PlistWriteOptions(sortsKeys: false, parallelism: 2)
-        #expect(try flat.xmlBytes(options: unsorted) == value.xmlBytes(options: Self.unsorted))
+        #expect(try flat.xmlBytes(options: Self.unsorted, parallelism: 2) == value.xmlBytes(options: Self.unsorted))
     }
 
     /// The entries shared are those of the container holding most of the nodes, however deep.

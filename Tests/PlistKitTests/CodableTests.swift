@@ -165,12 +165,12 @@ private struct KeepsAList: Encodable {
 
     /// A large value encoded as XML gives the tree's bytes, also when a value is changed after
     /// its end through a container kept, and also when several threads may write it
-    /// (`PlistWriteOptions.parallelism`; about 90,000 values, enough for two).
+    /// (`PlistEncoder.parallelism`; about 90,000 values, enough for two).
     @Test(arguments: [1, 4])
     func largeXMLIsTheTreesXML(parallelism: Int) throws {
         let encoder = PlistEncoder()
         encoder.outputFormat = .xml
-        encoder.writeOptions.parallelism = parallelism
+        encoder.parallelism = parallelism
         var people: [String: Person] = [:]
         for index in 0..<3_000 {
             var person = samplePerson

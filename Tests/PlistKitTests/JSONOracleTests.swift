@@ -13,7 +13,7 @@ import Testing
         var documents: [(String, [UInt8])] = []
         for entry in corpus {
             let value = try Corpus.expected(entry)
-            for values in [JSONValues.typed, .lossy] {
+            for values in [PlistWriteOptions.JSONValues.typed, .lossy] {
                 for indented in [false, true] {
                     let options = PlistWriteOptions(sortsKeys: false, jsonValues: values, indentsJSON: indented)
                     documents.append(

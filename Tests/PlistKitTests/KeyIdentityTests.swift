@@ -62,7 +62,7 @@ import Testing
         #expect(try file.value(at: PlistKeyPath(components: ["large", a])) == 22)
         #expect(try file.keys() == [a, "x", b, "nested", "large"])
         #expect(try file.count(at: "large") == 22)
-        #expect(try file.typeName(at: PlistKeyPath(components: ["nested", b])) == "array")
+        #expect(try file.type(at: PlistKeyPath(components: ["nested", b])) == .array)
         var streamed: [UInt8] = []
         try file.writeXML { streamed += $0 }
         #expect(streamed == (try value.xmlBytes()))

@@ -2,7 +2,7 @@ import Foundation
 import PlistKit
 import Testing
 
-/// The library starts no thread unless asked to (`PlistWriteOptions.parallelism`). Threads are
+/// The library starts no thread unless asked to (`PlistEncoder.parallelism`). Threads are
 /// counted in a process of its own (`plist-thread-probe`): in the test runner, other tests
 /// start threads at any time. A value of 8,000 dictionaries of 10 entries (88,000 values) is
 /// large enough that the XML writer would share it out to threads if it did so unasked.

@@ -56,7 +56,7 @@ public enum LazyAgreement {
                 let text = try file.value(at: keyPath)
                 if !typed.isIdentical(to: expected) { found.append("\(keyPath): typed path gives \(typed)") }
                 if !text.isIdentical(to: expected) { found.append("\(keyPath): key path gives \(text)") }
-                if try file.typeName(at: keyPath) != expected.typeName { found.append("\(keyPath): type name") }
+                if try file.type(at: keyPath) != expected.type { found.append("\(keyPath): type name") }
                 switch expected {
                 case .dictionary(let entries):
                     if try file.keys(at: steps) != Array(entries.keys) { found.append("\(keyPath): keys") }

@@ -52,7 +52,7 @@ guard arguments.count == 2 else {
 let items = (0..<arguments[0]).map(Item.init)
 let encoder = PlistEncoder()
 encoder.outputFormat = .xml
-encoder.writeOptions.parallelism = arguments[1]
+encoder.parallelism = arguments[1]
 let before = threadCount()
 let bytes = try encoder.encodeToBytes(items)
 let after = threadCount()

@@ -167,14 +167,14 @@ import Testing
             case (.success(let value), .success(let read)):
                 #expect(read.isIdentical(to: value), "\(name) \(components)", sourceLocation: sourceLocation)
                 #expect(
-                    try source.typeName(at: keyPath) == value.typeName, "\(name) \(components)",
+                    try source.type(at: keyPath) == value.type, "\(name) \(components)",
                     sourceLocation: sourceLocation)
                 #expect(
                     try source.rawText(at: keyPath) == Scalar.text(of: value), "\(name) \(components)",
                     sourceLocation: sourceLocation)
             case (.failure(let error), .failure(let lazyError)):
                 #expect(lazyError == error, "\(name) \(components)", sourceLocation: sourceLocation)
-                let typeError = Result { () throws(PlistError) in try source.typeName(at: keyPath) }
+                let typeError = Result { () throws(PlistError) in try source.type(at: keyPath) }
                 #expect(typeError == .failure(error), "\(name) \(components)", sourceLocation: sourceLocation)
             default:
                 Issue.record(

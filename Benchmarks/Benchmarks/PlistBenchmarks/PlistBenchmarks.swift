@@ -118,7 +118,7 @@ func codableBenchmarks<Model: Codable & Sendable>(_: Model.Type, file: InputFile
             try model()
         }
 
-        // XML written by up to 8 threads (`PlistWriteOptions.parallelism`; the default is one),
+        // XML written by up to 8 threads (`PlistEncoder.parallelism`; the default is one),
         // as `<library>/write-codable_xml_parallel/<file>`: ratios.sh sets it against
         // Foundation's `write-codable_xml`.
         if ourFormat == .xml {
@@ -126,7 +126,7 @@ func codableBenchmarks<Model: Codable & Sendable>(_: Model.Type, file: InputFile
                 benchmark, model in
                 let encoder = PlistEncoder()
                 encoder.outputFormat = ourFormat
-                encoder.writeOptions.parallelism = 8
+                encoder.parallelism = 8
                 for _ in benchmark.scaledIterations {
                     blackHole(try encoder.encode(model))
                 }

@@ -112,23 +112,22 @@ public final class BinaryPlistFile: Sendable {
         try count(at: steps, plutil: false)
     }
 
-    /// The type of the value at `path`, as `Plist.typeName` names it, without reading what a
-    /// container holds.
+    /// The type of the value at `path`, without reading what a container holds.
     /// - Throws: as `value(at:)`.
-    public func typeName(at path: PlistKeyPath = PlistKeyPath(components: [])) throws(PlistError) -> String {
+    public func type(at path: PlistKeyPath = PlistKeyPath(components: [])) throws(PlistError) -> PlistType {
         let storage = bytes
         let span = storage.span
         let place = try locate(span, Self.steps(path), plutil: true)
         switch place.marker >> 4 {
         case 0xA, 0xC:
             _ = try trailer.length(span, place.marker, at: place.offset, unit: trailer.referenceSize)
-            return "array"
+            return .array
         case 0xD:
             _ = try trailer.length(span, place.marker, at: place.offset, unit: 2 * trailer.referenceSize)
-            return "dictionary"
+            return .dictionary
         default:
             var scratch: [UInt8] = []
-            return try trailer.scalar(span, place.marker, at: place.offset, scratch: &scratch).value.typeName
+            return try trailer.scalar(span, place.marker, at: place.offset, scratch: &scratch).value.type
         }
     }
 

@@ -1,12 +1,12 @@
 extension FlatPlist {
     /// The value at node 0 as an XML property list: the same bytes `XMLWriter` writes for
-    /// `plist(at: 0)`. Written on the calling thread, unless `options.parallelism` allows more
-    /// threads and the value is large enough for them to help (`XMLParts`).
+    /// `plist(at: 0)`. Written on the calling thread, unless `parallelism` allows more threads
+    /// and the value is large enough for them to help (`XMLParts`).
     /// - Throws: `.tooDeep` past `options.maxDepth`, `.outputTooLarge` past `options.maxOutputBytes`,
     ///   `.unrepresentable` with its key path for a date outside the years 1 to 9999 or a key
     ///   `XMLWriter.problem(withKey:)` refuses.
-    package func xmlBytes(options: PlistWriteOptions) throws(PlistError) -> [UInt8] {
-        let threads = options.parallelism > 1 ? XMLParts.threads(forNodes: nodes.count, atMost: options.parallelism) : 1
+    package func xmlBytes(options: PlistWriteOptions, parallelism: Int = 1) throws(PlistError) -> [UInt8] {
+        let threads = parallelism > 1 ? XMLParts.threads(forNodes: nodes.count, atMost: parallelism) : 1
         return try xmlBytes(options: options, threads: threads)
     }
 

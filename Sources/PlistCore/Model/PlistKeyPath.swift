@@ -78,22 +78,6 @@ public struct PlistKeyPath: Hashable, Sendable, CustomStringConvertible, Express
 }
 
 extension Plist {
-    /// The name of the value's type, as plutil's `-type` prints it: `dictionary`, `array`,
-    /// `string`, `integer`, `float`, `bool`, `date`, `data` (and `uid`).
-    public var typeName: String {
-        switch self {
-        case .dictionary: "dictionary"
-        case .array: "array"
-        case .string: "string"
-        case .integer: "integer"
-        case .real: "float"
-        case .bool: "bool"
-        case .date: "date"
-        case .data: "data"
-        case .uid: "uid"
-        }
-    }
-
     /// The value at `path`.
     /// - Throws: `PlistError` with `.noValueAtKeyPath` naming the part of the path that is missing.
     public func value(at path: PlistKeyPath) throws(PlistError) -> Plist {

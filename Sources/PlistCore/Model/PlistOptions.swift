@@ -49,22 +49,14 @@ public struct PlistWriteOptions: Hashable, Sendable {
     /// the sharing and is not limited. The default, 256 MiB, is seven times the largest real XML
     /// property list we know of (a 37.5 MB iTunes library).
     public var maxOutputBytes: Int
-    /// XML written by `PlistEncoder`: how many threads may write one document. 1 (the default)
-    /// writes it on the calling thread, and no thread is started. With more, a large document
-    /// (tens of thousands of values or more) is shared out to up to that many threads, no more
-    /// than there are processors, and comes out sooner when processors are idle; the threads
-    /// use more processor time in all, and their parts more memory, than one thread would. The
-    /// bytes are the same either way. Small documents and the other formats always use one thread.
-    public var parallelism: Int
     /// Whose rules XML dates and reals are written by: CoreFoundation's (`Plist.xmlBytes`), or
     /// Foundation's coders' (PlistKit's encoder sets it).
     package var rules = FoundationRules.coreFoundation
 
-    /// Options with the given limits, key order, OpenStep and JSON forms, and threads.
+    /// Options with the given limits, key order, and OpenStep and JSON forms.
     public init(
         maxDepth: Int = 512, sortsKeys: Bool = true, openStepValues: OpenStepValues = .strict,
-        jsonValues: JSONValues = .typed, indentsJSON: Bool = false, maxOutputBytes: Int = 1 << 28,
-        parallelism: Int = 1
+        jsonValues: JSONValues = .typed, indentsJSON: Bool = false, maxOutputBytes: Int = 1 << 28
     ) {
         self.maxDepth = maxDepth
         self.sortsKeys = sortsKeys
@@ -72,33 +64,34 @@ public struct PlistWriteOptions: Hashable, Sendable {
         self.jsonValues = jsonValues
         self.indentsJSON = indentsJSON
         self.maxOutputBytes = maxOutputBytes
-        self.parallelism = parallelism
     }
 }
 
-/// What the JSON writer does with dates, data, UIDs and non-finite reals.
-public enum JSONValues: Hashable, Sendable {
-    /// Fail like plutil, naming the key path of the first such value.
-    case strict
-    /// Write what JSON readers expect: dates as ISO 8601 strings (seconds since 2001 outside the
-    /// years 1...9999), data as base64 strings, UIDs as integers, non-finite reals as the strings
-    /// `"NaN"`, `"Infinity"`, `"-Infinity"`. Reading back gives those strings and numbers, not the
-    /// original types.
-    case lossy
-    /// Write tagged objects (`{"$date": "..."}`, `{"$data": "..."}`, `{"$uid": 5}`,
-    /// `{"$real": "nan"}`) that this package reads back to exactly the original value.
-    case typed
-}
+extension PlistWriteOptions {
+    /// What the JSON writer does with dates, data, UIDs and non-finite reals.
+    public enum JSONValues: Hashable, Sendable {
+        /// Fail like plutil, naming the key path of the first such value.
+        case strict
+        /// Write what JSON readers expect: dates as ISO 8601 strings (seconds since 2001 outside the
+        /// years 1...9999), data as base64 strings, UIDs as integers, non-finite reals as the strings
+        /// `"NaN"`, `"Infinity"`, `"-Infinity"`. Reading back gives those strings and numbers, not the
+        /// original types.
+        case lossy
+        /// Write tagged objects (`{"$date": "..."}`, `{"$data": "..."}`, `{"$uid": 5}`,
+        /// `{"$real": "nan"}`) that this package reads back to exactly the original value.
+        case typed
+    }
 
-/// What the OpenStep writer does with integers, reals, Booleans, dates and UIDs, which plain
-/// OpenStep (strings, data, arrays and dictionaries) cannot hold.
-public enum OpenStepValues: Hashable, Sendable {
-    /// Fail, naming the key path of the first such value.
-    case strict
-    /// Write them as strings: numbers exactly, Booleans `YES`/`NO`, dates as
-    /// `2001-01-01 00:00:00 +0000`, UIDs as their number (reading back gives strings).
-    case strings
-    /// Write GNUstep's typed values (`<*I12>`, `<*R0.5>`, `<*BY>`, `<*D2001-01-01 00:00:00 +0000>`;
-    /// a UID as `{CF$UID = <*I5>;}`), which read back to the same value.
-    case gnustep
+    /// What the OpenStep writer does with integers, reals, Booleans, dates and UIDs, which plain
+    /// OpenStep (strings, data, arrays and dictionaries) cannot hold.
+    public enum OpenStepValues: Hashable, Sendable {
+        /// Fail, naming the key path of the first such value.
+        case strict
+        /// Write them as strings: numbers exactly, Booleans `YES`/`NO`, dates as
+        /// `2001-01-01 00:00:00 +0000`, UIDs as their number (reading back gives strings).
+        case strings
+        /// Write GNUstep's typed values (`<*I12>`, `<*R0.5>`, `<*BY>`, `<*D2001-01-01 00:00:00 +0000>`;
+        /// a UID as `{CF$UID = <*I5>;}`), which read back to the same value.
+        case gnustep
+    }
 }

@@ -32,7 +32,7 @@ public final class PlistEncoder: Sendable {
     /// How dates are encoded.
     public enum DateEncodingStrategy: Sendable {
         /// As property-list dates (the default, as Foundation).
-        case native
+        case deferredToDate
         /// As ISO 8601 strings (`2001-01-01T00:00:00Z`, with the fraction of a second when there is one).
         case iso8601
         /// As reals: seconds since 1970-01-01 00:00:00 UTC.
@@ -50,8 +50,9 @@ public final class PlistEncoder: Sendable {
         var outputFormat: PlistFormat = .binary
         var userInfo: [CodingUserInfoKey: any Sendable] = [:]
         var keyEncodingStrategy: KeyEncodingStrategy = .useDefaultKeys
-        var dateEncodingStrategy: DateEncodingStrategy = .native
+        var dateEncodingStrategy: DateEncodingStrategy = .deferredToDate
         var writeOptions: PlistWriteOptions = PlistWriteOptions(openStepValues: .gnustep)
+        var parallelism = 1
 
         var encodingOptions: PlistValueEncoder.Options {
             PlistValueEncoder.Options(userInfo: userInfo, keys: keyEncodingStrategy, dates: dateEncodingStrategy)
@@ -73,7 +74,7 @@ public final class PlistEncoder: Sendable {
         get { settings.withLock { $0.keyEncodingStrategy } }
         set { settings.withLock { $0.keyEncodingStrategy = newValue } }
     }
-    /// How dates are written; `.native` by default.
+    /// How dates are written; `.deferredToDate` by default.
     public var dateEncodingStrategy: DateEncodingStrategy {
         get { settings.withLock { $0.dateEncodingStrategy } }
         set { settings.withLock { $0.dateEncodingStrategy = newValue } }
@@ -83,6 +84,17 @@ public final class PlistEncoder: Sendable {
     public var writeOptions: PlistWriteOptions {
         get { settings.withLock { $0.writeOptions } }
         set { settings.withLock { $0.writeOptions = newValue } }
+    }
+
+    /// XML: how many threads may write one document. 1 (the default) writes it on the calling
+    /// thread, and no thread is started. With more, a large document (tens of thousands of
+    /// values or more) is shared out to up to that many threads, no more than there are
+    /// processors, and comes out sooner when processors are idle; the threads use more processor
+    /// time in all, and their parts more memory, than one thread would. The bytes are the same
+    /// either way. Small documents and the other formats always use one thread.
+    public var parallelism: Int {
+        get { settings.withLock { $0.parallelism } }
+        set { settings.withLock { $0.parallelism = newValue } }
     }
 
     /// An encoder with the default settings.
@@ -139,7 +151,7 @@ public final class PlistEncoder: Sendable {
         do {
             switch format {
             case .binary: return try flat.binaryBytes(options: writeOptions)
-            case .xml: return try flat.xmlBytes(options: writeOptions)
+            case .xml: return try flat.xmlBytes(options: writeOptions, parallelism: settings.parallelism)
             case .openStep, .strings, .json:
                 return try flat.plist(at: 0).bytes(format: format, options: writeOptions)
             }

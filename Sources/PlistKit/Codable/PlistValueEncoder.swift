@@ -243,7 +243,7 @@ final class PlistValueEncoder: Encoder {
 
     private func encodeDate(_ date: Date) throws {
         switch state.options.dates {
-        case .native: try set(.date(date))
+        case .deferredToDate: try set(.date(date))
         case .iso8601:
             guard let text = DateText.iso8601(seconds: date.timeIntervalSinceReferenceDate) else {
                 throw EncodingError.invalidValue(
@@ -338,7 +338,7 @@ private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     mutating func encode(_ value: UInt64, forKey key: Key) throws { try put(.unsigned(value), key) }
 
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-        if T.self == Date.self, case .native = encoder.state.options.dates {
+        if T.self == Date.self, case .deferredToDate = encoder.state.options.dates {
             try put(.date(value as! Date), key)
         } else if T.self == Data.self {
             try put(.data(value as! Data), key)
@@ -418,7 +418,7 @@ private struct UnkeyedContainer: UnkeyedEncodingContainer {
     mutating func encode(_ value: UInt64) throws { try put(.unsigned(value)) }
 
     mutating func encode<T: Encodable>(_ value: T) throws {
-        if T.self == Date.self, case .native = encoder.state.options.dates {
+        if T.self == Date.self, case .deferredToDate = encoder.state.options.dates {
             try put(.date(value as! Date))
         } else if T.self == Data.self {
             try put(.data(value as! Data))
