@@ -234,11 +234,11 @@ public struct PlistError: Error, Hashable, Sendable, CustomStringConvertible {
     public var position: TextPosition?
 
     /// What went wrong.
-    public var code: Code { kind.code }
+    public var code: Code { kind.details.code }
 
     /// A sentence that says what is wrong, without the location. It is one line: control
     /// characters of key paths, keys and names in it are escaped (`\n`, `\u{1B}`).
-    public var message: String { kind.message.escapingControlCharacters }
+    public var message: String { kind.details.message.escapingControlCharacters }
 
     /// The key path of the value the problem concerns, where there is one (a missing key, a
     /// value a format cannot hold).
@@ -278,144 +278,128 @@ extension PlistError.Kind {
         }
     }
 
-    /// The public code of this kind.
-    var code: PlistError.Code {
-        switch self {
-        case .emptyInput: .emptyInput
-        case .unknownFormat: .unknownFormat
-        case .badMagic: .badMagic
-        case .unsupportedVersion: .unsupportedVersion
-        case .truncated: .truncated
-        case .invalidTrailer: .invalidTrailer
-        case .misplacedOffsetTable: .misplacedOffsetTable
-        case .objectOffsetOutOfRange: .objectOffsetOutOfRange
-        case .referenceOutOfRange: .referenceOutOfRange
-        case .invalidMarker: .invalidMarker
-        case .invalidLength: .invalidLength
-        case .lengthPastEnd: .lengthPastEnd
-        case .numberOutOfRange: .numberOutOfRange
-        case .nonASCIIString: .nonASCIIString
-        case .invalidUTF16: .invalidUTF16
-        case .invalidUTF32: .invalidUTF32
-        case .nonStringKey: .nonStringKey
-        case .cycle: .cycle
-        case .tooDeep: .tooDeep
-        case .tooManyObjects: .tooManyObjects
-        case .tooMuchContent: .tooMuchContent
-        case .outputTooLarge: .outputTooLarge
-        case .malformedXML: .malformedXML
-        case .unknownElement: .unknownElement
-        case .misplacedElement: .misplacedElement
-        case .unexpectedText: .unexpectedText
-        case .keyWithoutValue: .keyWithoutValue
-        case .valueWithoutKey: .valueWithoutKey
-        case .multipleTopLevelValues: .multipleTopLevelValues
-        case .noValue: .noValue
-        case .invalidValue: .invalidValue
-        case .dtdDeclaration: .dtdDeclaration
-        case .io: .io
-        case .inputTooLarge: .inputTooLarge
-        case .noValueAtKeyPath: .noValueAtKeyPath
-        case .valueExistsAtKeyPath: .valueExistsAtKeyPath
-        case .notAContainer: .notAContainer
-        case .unexpectedType: .unexpectedType
-        case .syntax: .syntax
-        case .unrepresentable: .unrepresentable
-        case .writerMisuse: .writerMisuse
-        }
-    }
-
-    /// A sentence that says what is wrong, without the location.
-    package var message: String {
+    /// The public code of this kind, and a sentence that says what is wrong, without the
+    /// location: one case each, so a kind's code and message are written together.
+    package var details: (code: PlistError.Code, message: String) {
         switch self {
         case .emptyInput:
-            "the input is empty"
+            (.emptyInput, "the input is empty")
         case .unknownFormat:
-            "not a property list in any known format"
+            (.unknownFormat, "not a property list in any known format")
         case .badMagic:
-            "not a binary property list (it does not start with \"bplist\")"
+            (.badMagic, "not a binary property list (it does not start with \"bplist\")")
         case .unsupportedVersion(let version):
-            "unsupported binary property list version \"\(version)\" (only \"00\" is known)"
+            (.unsupportedVersion, "unsupported binary property list version \"\(version)\" (only \"00\" is known)")
         case .truncated(let what):
-            "the input ends inside \(what)"
+            (.truncated, "the input ends inside \(what)")
         case .invalidTrailer(let field, let value):
-            "the trailer's \(field) is \(value), which is impossible"
+            (.invalidTrailer, "the trailer's \(field) is \(value), which is impossible")
         case .misplacedOffsetTable(let tableOffset, let objectCount, let offsetSize):
-            "the offset table (\(objectCount) entries of \(offsetSize) bytes at byte \(tableOffset)) "
-                + "does not end where the trailer starts"
+            (
+                .misplacedOffsetTable,
+                "the offset table (\(objectCount) entries of \(offsetSize) bytes at byte \(tableOffset)) "
+                    + "does not end where the trailer starts"
+            )
         case .objectOffsetOutOfRange(let object, let offset):
-            "object \(object) is at byte \(offset), outside the object area"
+            (.objectOffsetOutOfRange, "object \(object) is at byte \(offset), outside the object area")
         case .referenceOutOfRange(let reference, let objectCount):
-            "reference to object \(reference), but there are only \(objectCount) objects"
+            (.referenceOutOfRange, "reference to object \(reference), but there are only \(objectCount) objects")
         case .invalidMarker(let marker):
-            "invalid object marker 0x\(hex(marker))"
+            (.invalidMarker, "invalid object marker 0x\(hex(marker))")
         case .invalidLength:
-            "invalid length: the count after a 0xF length nibble must be an integer object of 1, 2, 4 or 8 bytes"
+            (
+                .invalidLength,
+                "invalid length: the count after a 0xF length nibble must be an integer object of 1, 2, 4 or 8 bytes"
+            )
         case .lengthPastEnd(let count, let unit):
-            "a length of \(count) \(unit == 1 ? "bytes" : "items of \(unit) bytes") runs past the object area"
+            (
+                .lengthPastEnd,
+                "a length of \(count) \(unit == 1 ? "bytes" : "items of \(unit) bytes") runs past the object area"
+            )
         case .numberOutOfRange:
-            "integer out of range (property lists hold -2^63 through 2^64-1)"
+            (.numberOutOfRange, "integer out of range (property lists hold -2^63 through 2^64-1)")
         case .nonASCIIString:
-            "an ASCII string object holds a byte above 0x7F"
+            (.nonASCIIString, "an ASCII string object holds a byte above 0x7F")
         case .invalidUTF16:
-            "invalid UTF-16: an unpaired surrogate"
+            (.invalidUTF16, "invalid UTF-16: an unpaired surrogate")
         case .invalidUTF32:
-            "invalid UTF-32: a value that is not a Unicode character"
+            (.invalidUTF32, "invalid UTF-32: a value that is not a Unicode character")
         case .nonStringKey(let marker):
-            "a dictionary key is not a string (marker 0x\(hex(marker)))"
+            (.nonStringKey, "a dictionary key is not a string (marker 0x\(hex(marker)))")
         case .cycle(let object):
-            "object \(object) contains itself (a reference cycle)"
+            (.cycle, "object \(object) contains itself (a reference cycle)")
         case .tooDeep(let limit):
-            "containers are nested deeper than the limit of \(limit) (raise maxDepth to allow more)"
+            (.tooDeep, "containers are nested deeper than the limit of \(limit) (raise maxDepth to allow more)")
         case .tooManyObjects(let limit):
-            "more than \(limit) values, counting shared references each time (raise maxObjects to allow more)"
+            (
+                .tooManyObjects,
+                "more than \(limit) values, counting shared references each time (raise maxObjects to allow more)"
+            )
         case .tooMuchContent(let limit):
-            "more than \(limit) bytes of string and data content, counting shared references each time "
-                + "(raise maxContentBytes to allow more)"
+            (
+                .tooMuchContent,
+                "more than \(limit) bytes of string and data content, counting shared references each time "
+                    + "(raise maxContentBytes to allow more)"
+            )
         case .outputTooLarge(let limit):
-            "the output would be larger than \(limit) bytes (raise maxOutputBytes to allow more)"
+            (.outputTooLarge, "the output would be larger than \(limit) bytes (raise maxOutputBytes to allow more)")
         case .malformedXML(let message):
-            "malformed XML: \(message)"
+            (.malformedXML, "malformed XML: \(message)")
         case .unknownElement(let name):
-            "unknown element <\(name)>"
+            (.unknownElement, "unknown element <\(name)>")
         case .misplacedElement(let name, let parent):
-            "<\(name)> cannot stand inside <\(parent)>"
+            (.misplacedElement, "<\(name)> cannot stand inside <\(parent)>")
         case .unexpectedText:
-            "text outside of any value element"
+            (.unexpectedText, "text outside of any value element")
         case .keyWithoutValue(let key):
-            "the key \(key.debugDescription) has no value"
+            (.keyWithoutValue, "the key \(key.debugDescription) has no value")
         case .valueWithoutKey(let element):
-            "<\(element)> in a dictionary where a <key> belongs"
+            (.valueWithoutKey, "<\(element)> in a dictionary where a <key> belongs")
         case .multipleTopLevelValues:
-            "more than one value at the top level"
+            (.multipleTopLevelValues, "more than one value at the top level")
         case .noValue:
-            "the document holds no value"
+            (.noValue, "the document holds no value")
         case .invalidValue(let element, let text):
-            "<\(element)> holds \(String(text.prefix(40)).debugDescription), which is not a valid \(element)"
+            (
+                .invalidValue,
+                "<\(element)> holds \(String(text.prefix(40)).debugDescription), which is not a valid \(element)"
+            )
         case .dtdDeclaration:
-            "DTD declarations (internal subsets, entities) are not allowed in property lists"
+            (.dtdDeclaration, "DTD declarations (internal subsets, entities) are not allowed in property lists")
         case .io(let reason):
-            reason
+            (.io, reason)
         case .inputTooLarge(let limit):
-            "the input is larger than \(limit) bytes, the most read into memory under the read limits "
-                + "(raise maxContentBytes or maxObjects to allow more)"
+            (
+                .inputTooLarge,
+                "the input is larger than \(limit) bytes, the most read into memory under the read limits "
+                    + "(raise maxContentBytes or maxObjects to allow more)"
+            )
         case .noValueAtKeyPath(let keyPath):
-            "no value at key path \"\(keyPath)\""
+            (.noValueAtKeyPath, "no value at key path \"\(keyPath)\"")
         case .valueExistsAtKeyPath(let keyPath):
-            "a value already exists at key path \"\(keyPath)\" (use replace to overwrite it)"
+            (.valueExistsAtKeyPath, "a value already exists at key path \"\(keyPath)\" (use replace to overwrite it)")
         case .notAContainer(let keyPath, let type):
-            keyPath.isEmpty
-                ? "the top-level value is a \(type), not a dictionary or array"
-                : "the value at key path \"\(keyPath)\" is a \(type), not a dictionary or array"
+            (
+                .notAContainer,
+                keyPath.isEmpty
+                    ? "the top-level value is a \(type), not a dictionary or array"
+                    : "the value at key path \"\(keyPath)\" is a \(type), not a dictionary or array"
+            )
         case .syntax(let detail):
-            detail
+            (.syntax, detail)
         case .writerMisuse(let detail):
-            "streaming writer misused: \(detail)"
+            (.writerMisuse, "streaming writer misused: \(detail)")
         case .unrepresentable(let keyPath, let type, let format):
-            (keyPath.isEmpty ? "the top-level value" : "the value at key path \"\(keyPath)\"")
-                + " is \(article(type)) \(type), which \(format) cannot hold"
+            (
+                .unrepresentable,
+                (keyPath.isEmpty ? "the top-level value" : "the value at key path \"\(keyPath)\"")
+                    + " is \(article(type)) \(type), which \(format) cannot hold"
+            )
         case .unexpectedType(let keyPath, let expected, let found):
-            "the value at key path \"\(keyPath)\" is a \(found), not \(article(expected)) \(expected)"
+            (
+                .unexpectedType,
+                "the value at key path \"\(keyPath)\" is a \(found), not \(article(expected)) \(expected)"
+            )
         }
     }
 }

@@ -84,9 +84,9 @@ public struct KeyedArchiveError: Error, Hashable, Sendable, CustomStringConverti
     /// What went wrong, with its details.
     package var kind: Kind
     /// What went wrong.
-    public var code: Code { kind.code }
+    public var code: Code { kind.details.code }
     /// A sentence that says what is wrong, without the place.
-    public var message: String { kind.message }
+    public var message: String { kind.details.message }
     /// The index in `$objects` of the object where the problem was found, if any.
     public var object: UInt64?
     /// The key, in that object (or in `$top`), where the problem was found, if any.
@@ -104,59 +104,44 @@ public struct KeyedArchiveError: Error, Hashable, Sendable, CustomStringConverti
         var place: [String] = []
         if let object { place.append("object #\(object)") }
         if let key { place.append("key \(key.debugDescription)") }
-        return place.isEmpty ? kind.message : place.joined(separator: ", ") + ": " + kind.message
+        return place.isEmpty ? message : place.joined(separator: ", ") + ": " + message
     }
 }
 
 extension KeyedArchiveError.Kind {
-    /// The public code of this kind.
-    var code: KeyedArchiveError.Code {
-        switch self {
-        case .notAnArchive: .notAnArchive
-        case .wrongArchiver: .wrongArchiver
-        case .wrongVersion: .wrongVersion
-        case .missingTop: .missingTop
-        case .keyNotFound: .keyNotFound
-        case .notAReference: .notAReference
-        case .referenceOutOfRange: .referenceOutOfRange
-        case .missingClass: .missingClass
-        case .classNotAllowed: .classNotAllowed
-        case .typeMismatch: .typeMismatch
-        case .cycleThroughValue: .cycleThroughValue
-        case .tooDeep: .tooDeep
-        case .notArchivable: .notArchivable
-        }
-    }
-
-    /// A sentence that says what is wrong, without the location.
-    package var message: String {
+    /// The public code of this kind, and a sentence that says what is wrong, without the
+    /// location: one case each, so a kind's code and message are written together.
+    package var details: (code: KeyedArchiveError.Code, message: String) {
         switch self {
         case .notAnArchive:
-            "not a keyed archive: the top level is not a dictionary with an $objects array"
+            (.notAnArchive, "not a keyed archive: the top level is not a dictionary with an $objects array")
         case .wrongArchiver(let name):
-            "$archiver is \(name.map(\.debugDescription) ?? "missing"), not \"NSKeyedArchiver\""
+            (.wrongArchiver, "$archiver is \(name.map(\.debugDescription) ?? "missing"), not \"NSKeyedArchiver\"")
         case .wrongVersion(let version):
-            "$version is \(version.map(String.init) ?? "missing or not an integer"), not 100000"
+            (.wrongVersion, "$version is \(version.map(String.init) ?? "missing or not an integer"), not 100000")
         case .missingTop:
-            "$top is missing or is not a dictionary"
+            (.missingTop, "$top is missing or is not a dictionary")
         case .keyNotFound(let key):
-            "the key \(key.debugDescription) is missing"
+            (.keyNotFound, "the key \(key.debugDescription) is missing")
         case .notAReference:
-            "the value is not an object reference (CF$UID)"
+            (.notAReference, "the value is not an object reference (CF$UID)")
         case .referenceOutOfRange(let uid, let objectCount):
-            "reference to object #\(uid), but $objects holds only \(objectCount) objects"
+            (.referenceOutOfRange, "reference to object #\(uid), but $objects holds only \(objectCount) objects")
         case .missingClass:
-            "the object has no valid $class (a reference to a dictionary with $classname and $classes)"
+            (.missingClass, "the object has no valid $class (a reference to a dictionary with $classname and $classes)")
         case .classNotAllowed(let name, let allowed):
-            "class \(name.debugDescription) is not allowed here (allowed: \(allowed.joined(separator: ", ")))"
+            (
+                .classNotAllowed,
+                "class \(name.debugDescription) is not allowed here (allowed: \(allowed.joined(separator: ", ")))"
+            )
         case .typeMismatch(let expected):
-            "expected \(expected)"
+            (.typeMismatch, "expected \(expected)")
         case .cycleThroughValue:
-            "a reference cycle through a value that is not a class instance"
+            (.cycleThroughValue, "a reference cycle through a value that is not a class instance")
         case .tooDeep(let limit):
-            "objects are nested deeper than the limit of \(limit) (raise maxDepth to allow more)"
+            (.tooDeep, "objects are nested deeper than the limit of \(limit) (raise maxDepth to allow more)")
         case .notArchivable(let what):
-            "\(what) cannot be stored in a keyed archive"
+            (.notArchivable, "\(what) cannot be stored in a keyed archive")
         }
     }
 }
