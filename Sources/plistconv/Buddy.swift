@@ -341,7 +341,7 @@ struct BuddySession {
     }
 
     private func fail(_ message: String) -> Outcome {
-        BuddyOutput.error(message)
+        BuddyOutput.error(message.escapingControlCharacters)
         return .failed
     }
 }

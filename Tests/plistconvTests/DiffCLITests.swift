@@ -77,6 +77,28 @@ import Testing
         #expect(lines.contains { $0.hasPrefix("added") && $0.unicodeScalars.contains("\u{E9}") }, "\(run)")
     }
 
+    /// Keys holding a line feed or an escape character: every difference, conflict and
+    /// PlistBuddy message is one line, the characters written as escapes, so a key cannot
+    /// forge a line of a report.
+    @Test func keysCannotAddLines() throws {
+        let folder = try TempFolder()
+        defer { folder.remove() }
+        let forged = "k\nadded    Forged: \"x\"\u{1B}[2J"
+        let base = try folder.write(try Plist.dictionary([forged: 1]).binaryBytes(), to: "base")
+        let ours = try folder.write(try Plist.dictionary([forged: 2]).binaryBytes(), to: "ours")
+        let theirs = try folder.write(try Plist.dictionary([forged: 3]).binaryBytes(), to: "theirs")
+        let diff = try Tool.run(["diff", base, ours])
+        #expect(diff.status == 1, "\(diff)")
+        #expect(diff.stdoutText == #"changed  k\nadded    Forged: "x"\u{1B}[2J: 1 → 2"# + "\n", "\(diff)")
+        let merge = try Tool.run(["merge", base, ours, theirs, "-o", folder.path("merged")])
+        #expect(merge.status == 1, "\(merge)")
+        let conflictLines = merge.stderr.split(separator: "\n").filter { $0.contains("conflict at") }
+        #expect(conflictLines.count == 1 && !merge.stderr.contains("\u{1B}"), "\(merge)")
+        let buddy = try Tool.run(["buddy", "-c", "Print :\(forged)", ours])
+        #expect(buddy.stdoutText.split(separator: "\n").count + buddy.stderr.split(separator: "\n").count == 1, "\(buddy)")
+        #expect(!(buddy.stdoutText + buddy.stderr).contains("\u{1B}"), "\(buddy)")
+    }
+
     @Test func writesJSONForTools() throws {
         let folder = try TempFolder()
         defer { folder.remove() }

@@ -24,9 +24,10 @@ enum PathComponent: Equatable {
 
 extension [PathComponent] {
     /// The path as plistconv writes key paths (dots between components, `\.` a dot in a key),
-    /// or "(top level)" for the empty path.
+    /// or "(top level)" for the empty path; control characters escaped, so that a key cannot add
+    /// a line to a report.
     var keyPathText: String {
-        isEmpty ? "(top level)" : PlistKeyPath(components: map(\.text)).description
+        isEmpty ? "(top level)" : PlistKeyPath(components: map(\.text)).description.escapingControlCharacters
     }
 }
 
