@@ -31,13 +31,7 @@ enum GNUstepDate {
             (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61,
             zoneHours < 24, zoneMinutes < 60
         else { return nil }
-        // Days from 1970-01-01 (Howard Hinnant's days_from_civil).
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        let days = era * 146_097 + dayOfEra - 719_468
+        let days = CivilCalendar.gregorianDay(year: year, month: month, day: day) - CivilCalendar.unixEpochDay
         var seconds = days * 86_400 + hour * 3600 + minute * 60 + second
         let zone = zoneHours * 3600 + zoneMinutes * 60
         seconds -= bytes[20] == 0x2B ? zone : -zone

@@ -137,14 +137,17 @@ package enum CivilCalendar {
     /// for `FoundationRules.codable`.
     static let firstGregorianSecond: Int64 = -13_197_600_000
 
+    /// The day number of 1970-01-01, for days counted from there.
+    package static let unixEpochDay: Int64 = 2_440_588
+
     /// Whether the proleptic Gregorian year `year` (astronomical: 0 is 1 BC) is a leap year.
-    static func isGregorianLeap(_ year: Int64) -> Bool {
+    package static func isGregorianLeap(_ year: Int64) -> Bool {
         year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
     }
 
     /// The day number of `year`-`month`-`day` in the proleptic Gregorian calendar, for a month
     /// from 1 to 12 and any day (the days past the month's end count on).
-    static func gregorianDay(year: Int64, month: Int64, day: Int64) -> Int64 {
+    package static func gregorianDay(year: Int64, month: Int64, day: Int64) -> Int64 {
         // March-based years, so that February's length only matters at a year's end.
         let y = month <= 2 ? year - 1 : year
         let era = (y >= 0 ? y : y - 399) / 400
@@ -167,7 +170,7 @@ package enum CivilCalendar {
     }
 
     /// Year, month and day of day number `day` in the proleptic Gregorian calendar.
-    static func gregorianDate(day: Int64) -> (year: Int64, month: Int64, day: Int64) {
+    package static func gregorianDate(day: Int64) -> (year: Int64, month: Int64, day: Int64) {
         let z = day - 1_721_120
         let era = (z >= 0 ? z : z - 146_096) / 146_097
         let dayOfEra = z - era * 146_097
