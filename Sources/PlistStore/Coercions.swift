@@ -8,7 +8,8 @@ import Foundation
 
 /// The conversions of the typed getters, as Foundation's UserDefaults makes them (its
 /// `integer(forKey:)` goes through `NSString.integerValue` for strings, `bool(forKey:)` through
-/// `NSString.boolValue`, and so on). `PreferencesCoercionTests` states each result.
+/// `NSString.boolValue`, and so on). `PreferencesSemanticsTests.typedGettersCoerceAsFoundationDoes`
+/// states each result.
 extension Plist {
     /// An integer from an integer (UInt64 past Int.max wraps, as NSNumber's `integerValue`), a
     /// real (truncated toward zero, clamped), a Boolean (1 or 0) or a string's leading integer.

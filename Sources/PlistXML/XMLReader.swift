@@ -2,7 +2,7 @@ internal import CLibXML2
 import PlistCore
 
 /// Reads XML property lists with libxml2's SAX2 parser over the bytes in memory, streaming the
-/// events into an `XMLTreeBuilder`. All libxml2 and pointer code of the package lives here.
+/// events into an `XMLTreeBuilder`. All libxml2 code of the package lives here.
 ///
 /// The parser runs with `XML_PARSE_NONET` and without `NOENT`, `DTDLOAD`, `XINCLUDE` or `HUGE`:
 /// it never reads files or the network, entities other than the predefined and character ones

@@ -35,7 +35,8 @@ struct XMLParts {
     /// writing), so that a smaller document is written on the calling thread alone.
     static func threads(forNodes nodes: Int, atMost limit: Int) -> Int { max(1, min(limit, processors, nodes >> 15)) }
 
-    /// Asked once, and only when more threads are allowed: asking the system takes about 18 µs.
+    /// Asked once, and only when more threads are allowed: asking the system costs more than
+    /// writing a small document (docs/PERFORMANCE.md, "Threads").
     private static let processors = ProcessInfo.processInfo.activeProcessorCount
 
     /// How many chunks the entries are cut into, at most: small enough that a thread waits
