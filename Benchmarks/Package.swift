@@ -12,7 +12,7 @@ let package = Package(
         .target(
             name: "BenchmarkInputs",
             dependencies: [
-                .product(name: "PlistKit", package: "swift-plist"),
+                .product(name: "PlistKit", package: "swift-plist")
             ],
             path: "Benchmarks/BenchmarkInputs",
             swiftSettings: [.enableUpcomingFeature("ExistentialAny")]

@@ -24,7 +24,8 @@ public struct PlistConfigSnapshot: Sendable {
         public var secretsSpecifier: SecretsSpecifier<String, Plist>
 
         /// Options with the reader's default limits and no secrets.
-        public init(readOptions: PlistReadOptions = .init(), secretsSpecifier: SecretsSpecifier<String, Plist> = .none) {
+        public init(readOptions: PlistReadOptions = .init(), secretsSpecifier: SecretsSpecifier<String, Plist> = .none)
+        {
             self.readOptions = readOptions
             self.secretsSpecifier = secretsSpecifier
         }
@@ -49,7 +50,8 @@ extension PlistConfigSnapshot: FileConfigSnapshot {
             try Plist(bytes: Array(buffer), options: parsingOptions.readOptions)
         }
         guard case .dictionary(let root) = value else {
-            throw PlistConfigError(description: "\(providerName): the top level of the property list is not a dictionary")
+            throw PlistConfigError(
+                description: "\(providerName): the top level of the property list is not a dictionary")
         }
         self.root = root
         self.providerName = providerName
@@ -84,7 +86,8 @@ extension PlistConfigSnapshot: FileConfigSnapshot {
         func double(_ value: Plist) -> Double? {
             switch value {
             case .real(let number): number
-            case .integer(let number): number.int64.flatMap { Double(exactly: $0) } ?? number.uint64.flatMap { Double(exactly: $0) }
+            case .integer(let number):
+                number.int64.flatMap { Double(exactly: $0) } ?? number.uint64.flatMap { Double(exactly: $0) }
             case .bool(let flag): flag ? 1 : 0
             default: nil
             }

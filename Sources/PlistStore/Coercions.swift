@@ -18,7 +18,9 @@ extension Plist {
         case .integer(let value): value.int ?? value.uint64.map { Int(truncatingIfNeeded: $0) }
         // `Double(Int.max)` is 2^63, one past `Int.max`: reals from there on are `Int.max`.
         case .real(let value):
-            value.isNaN ? 0 : value >= 0x1p63 ? Int.max : Int(value.clamped(Double(Int.min), Double(Int.max)).rounded(.towardZero))
+            value.isNaN
+                ? 0
+                : value >= 0x1p63 ? Int.max : Int(value.clamped(Double(Int.min), Double(Int.max)).rounded(.towardZero))
         case .bool(let value): value ? 1 : 0
         case .string(let text): Self.leadingInteger(text)
         default: nil
@@ -73,7 +75,8 @@ extension Plist {
     /// path, `~` expanded to the home folder.
     var coercedURL: URL? {
         guard case .string(let text) = self, !text.isEmpty else { return nil }
-        if let colon = text.firstIndex(of: ":"), text[..<colon].allSatisfy({ $0.isLetter || $0 == "+" || $0 == "-" || $0 == "." }),
+        if let colon = text.firstIndex(of: ":"),
+            text[..<colon].allSatisfy({ $0.isLetter || $0 == "+" || $0 == "-" || $0 == "." }),
             !text[..<colon].isEmpty, let url = URL(string: text)
         {
             return url
@@ -100,7 +103,8 @@ extension Plist {
         for character in rest {
             guard let digit = character.wholeNumberValue, character.isASCII else { break }
             let (times, overflow1) = value.multipliedReportingOverflow(by: 10)
-            let (sum, overflow2) = negative ? times.subtractingReportingOverflow(digit) : times.addingReportingOverflow(digit)
+            let (sum, overflow2) =
+                negative ? times.subtractingReportingOverflow(digit) : times.addingReportingOverflow(digit)
             if overflow1 || overflow2 { return negative ? Int.min : Int.max }
             value = sum
         }
@@ -115,8 +119,11 @@ extension Plist {
         while end < rest.endIndex {
             end = rest.index(after: end)
             let candidate = rest[..<end]
-            if let value = Double(candidate) { best = value }
-            else if !"+-.eE0123456789".contains(rest[rest.index(before: end)]) { break }
+            if let value = Double(candidate) {
+                best = value
+            } else if !"+-.eE0123456789".contains(rest[rest.index(before: end)]) {
+                break
+            }
         }
         return best
     }

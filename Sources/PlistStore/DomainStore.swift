@@ -279,7 +279,9 @@ final class DomainStore: Sendable {
             for (key, change) in cache.pending { next.apply(change, forKey: key.string) }
             var changes: [PreferenceChange] = []
             if !cache.observers.isEmpty {
-                func external(_ key: String) -> Bool { except[ExactKey(key)] == nil && cache.pending[ExactKey(key)] == nil }
+                func external(_ key: String) -> Bool {
+                    except[ExactKey(key)] == nil && cache.pending[ExactKey(key)] == nil
+                }
                 for (key, value) in cache.entries where next[key] != value && external(key) {
                     changes.append(PreferenceChange(domain: name, key: key, value: next[key], isExternal: true))
                 }

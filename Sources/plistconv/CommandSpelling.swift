@@ -9,7 +9,8 @@ enum CommandSpelling {
         "-replace": "replace", "-remove": "remove", "-create": "create",
     ]
     /// The command words: the commands' names, and help.
-    private static let verbs = Set(PlistConv.configuration.subcommands.compactMap { $0.configuration.commandName } + ["help"])
+    private static let verbs = Set(
+        PlistConv.configuration.subcommands.compactMap { $0.configuration.commandName } + ["help"])
     /// plutil's single-dash options that plistconv spells with two dashes.
     private static let plutilOptions = ["-expect": "--expect", "-help": "--help"]
 

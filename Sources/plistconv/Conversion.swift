@@ -60,7 +60,8 @@ struct Conversion: Equatable {
         if header, format != .objc { throw UsageError("--header goes with -f objc") }
         if stream, format != .xml && format != .binary && !(format == nil && libplist) || stream && resolveArchive {
             throw UsageError(
-                "--stream converts binary input to XML (-f xml) or XML to binary (-f binary), without --resolve-archive")
+                "--stream converts binary input to XML (-f xml) or XML to binary (-f binary), without --resolve-archive"
+            )
         }
         if let maxOutputBytes, maxOutputBytes < 1 { throw UsageError("--max-output-bytes must be positive") }
         if let maxDepth, maxDepth < 1 { throw UsageError("--max-depth must be positive") }

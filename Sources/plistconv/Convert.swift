@@ -45,7 +45,9 @@ struct Convert: ParsableCommand {
     )
     var jsonValues: JSONValuesArgument = .typed
 
-    @Flag(name: OptionSpelling.stringify.names, help: "openstep, strings: write numbers, Booleans and dates as strings instead of failing.")
+    @Flag(
+        name: OptionSpelling.stringify.names,
+        help: "openstep, strings: write numbers, Booleans and dates as strings instead of failing.")
     var stringify = false
 
     @Flag(

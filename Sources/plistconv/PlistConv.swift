@@ -52,8 +52,12 @@ struct PlistConv: ParsableCommand {
         }
         if CommandLine.arguments.dropFirst().first == "buddy" { Buddy.main(Array(CommandLine.arguments.dropFirst(2))) }
         let arguments = CommandSpelling.normalized(Array(CommandLine.arguments.dropFirst()))
-        if arguments.first == Diff.configuration.commandName { runExitingAsDiff(Diff.self, Array(arguments.dropFirst())) }
-        if arguments.first == Merge.configuration.commandName { runExitingAsDiff(Merge.self, Array(arguments.dropFirst())) }
+        if arguments.first == Diff.configuration.commandName {
+            runExitingAsDiff(Diff.self, Array(arguments.dropFirst()))
+        }
+        if arguments.first == Merge.configuration.commandName {
+            runExitingAsDiff(Merge.self, Array(arguments.dropFirst()))
+        }
         QuickCommandLine.parse(arguments)?.runAndExit()
         guard var command = parseNamedCommand(arguments) else { return main(arguments) }
         do { try command.run() } catch { exit(withError: error) }

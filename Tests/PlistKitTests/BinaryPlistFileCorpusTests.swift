@@ -59,8 +59,13 @@ import Testing
     }
 
     struct Info: Decodable, Equatable {
-        var CFBundleIdentifier: String
-        var UISupportedInterfaceOrientations: [String]
+        var bundleIdentifier: String
+        var orientations: [String]
+
+        enum CodingKeys: String, CodingKey {
+            case bundleIdentifier = "CFBundleIdentifier"
+            case orientations = "UISupportedInterfaceOrientations"
+        }
     }
 
     @Test func decodingASubtreeGivesWhatDecodingTheWholeFileGives() throws {
@@ -70,10 +75,10 @@ import Testing
         #expect(try file.decode(Info.self) == whole)
         #expect(
             try file.decode([String].self, at: "UISupportedInterfaceOrientations")
-                == whole.UISupportedInterfaceOrientations)
+                == whole.orientations)
         #expect(
             try file.decode(String.self, at: [.key("UISupportedInterfaceOrientations"), .index(0)])
-                == whole.UISupportedInterfaceOrientations[0])
+                == whole.orientations[0])
         #expect(throws: DecodingError.self) { try file.decode(Int.self, at: "CFBundleIdentifier") }
         #expect(throws: PlistError.self) { try file.decode(Int.self, at: "missing") }
     }
@@ -99,7 +104,8 @@ import Testing
         let whole = try Plist(binary: try Paths.bytes(url))
         let file = try BinaryPlistFile(contentsOf: url)
         var out: [UInt8] = []
-        let streamed = Result { () throws(PlistError) in try file.writeXML { chunk throws(PlistError) in out += chunk } }
+        let streamed = Result { () throws(PlistError) in try file.writeXML { chunk throws(PlistError) in out += chunk }
+        }
         switch Result(catching: { () throws(PlistError) -> [UInt8] in try whole.xmlBytes() }) {
         case .success(let bytes):
             #expect(throws: Never.self) { try streamed.get() }

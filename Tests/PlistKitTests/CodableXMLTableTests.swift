@@ -126,7 +126,9 @@ import Testing
             }
             init(from decoder: any Decoder) throws {
                 let container = try decoder.container(keyedBy: Key.self)
-                for name in ["abcdefghijklmno0", "abcdefghijklmno", "abcdefgh1", "abcdefgh", "k", "kx", "kxxxxxxxxxxxxxxxxxxx"] {
+                for name in [
+                    "abcdefghijklmno0", "abcdefghijklmno", "abcdefgh1", "abcdefgh", "k", "kx", "kxxxxxxxxxxxxxxxxxxx",
+                ] {
                     values.append(try container.decodeIfPresent(String.self, forKey: Key(stringValue: name)) ?? "-")
                 }
             }

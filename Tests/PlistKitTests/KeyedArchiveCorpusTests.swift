@@ -28,7 +28,8 @@ final class CorpusFoo: PlistArchivable {
 /// Every keyed archive of the shared corpus: the generic resolved tree, typed decoding, and the
 /// invalid ones' errors.
 @Suite(.needsCorpus) struct KeyedArchiveCorpusTests {
-    static let archives = Corpus.nonEmpty(Corpus.entries.filter { $0.file.hasPrefix("keyed-archive/") }, "keyed-archive")
+    static let archives = Corpus.nonEmpty(
+        Corpus.entries.filter { $0.file.hasPrefix("keyed-archive/") }, "keyed-archive")
     static let invalid: [String: KeyedArchiveError] = [
         "keyed-archive/bpylist2__invalid_uid_archive.plist": KeyedArchiveError(
             .referenceOutOfRange(10, objectCount: 3), key: "root"),

@@ -15,7 +15,9 @@ import Testing
 
     /// Every OpenStep and `.strings` corpus file that is plain OpenStep (no GNUstep typed values,
     /// which CoreFoundation does not read), written by us, reads in Foundation to the oracle's value.
-    @Test(.needsCorpus, arguments: Corpus.nonEmpty(Corpus.validOpenStep.filter { !$0.note.contains("GNUstep") }, "plain OpenStep"))
+    @Test(
+        .needsCorpus,
+        arguments: Corpus.nonEmpty(Corpus.validOpenStep.filter { !$0.note.contains("GNUstep") }, "plain OpenStep"))
     func foundationReadsOurOpenStep(entry: Corpus.Entry) throws {
         let expected = try Corpus.expected(entry)
         #expect(

@@ -18,41 +18,50 @@ import Testing
     }
 
     static let writers: [Writer] = [
-        Writer(name: "binary", precision: .exact, write: { v throws(PlistError) in try v.binaryBytes() }) {
-            b throws(PlistError) in try Plist(binary: b)
-        },
-        Writer(name: "XML", precision: .text(keepsZeroSign: false, wholeSecondDates: true), write: { v throws(PlistError) in try v.xmlBytes() }) {
-            b throws(PlistError) in try Plist(xml: b)
-        },
-        Writer(name: "OpenStep", precision: .exact, write: { v throws(PlistError) in try v.openStepBytes() }) {
-            b throws(PlistError) in try Plist(openStep: b)
-        },
+        Writer(
+            name: "binary", precision: .exact, write: { v throws(PlistError) in try v.binaryBytes() },
+            read: { b throws(PlistError) in try Plist(binary: b) }),
+        Writer(
+            name: "XML", precision: .text(keepsZeroSign: false, wholeSecondDates: true),
+            write: { v throws(PlistError) in try v.xmlBytes() },
+            read: { b throws(PlistError) in try Plist(xml: b) }
+        ),
+        Writer(
+            name: "OpenStep", precision: .exact, write: { v throws(PlistError) in try v.openStepBytes() },
+            read: { b throws(PlistError) in try Plist(openStep: b) }),
         Writer(
             name: "OpenStep --stringify", precision: .readable,
-            write: { v throws(PlistError) in try v.openStepBytes(options: .init(openStepValues: .strings)) }
-        ) { b throws(PlistError) in try Plist(openStep: b) },
+            write: { v throws(PlistError) in try v.openStepBytes(options: .init(openStepValues: .strings)) },
+            read: { b throws(PlistError) in try Plist(openStep: b) }
+        ),
         Writer(
             name: "GNUstep", precision: .text(keepsZeroSign: true, wholeSecondDates: true),
-            write: { v throws(PlistError) in try v.openStepBytes(options: .init(openStepValues: .gnustep)) }
-        ) { b throws(PlistError) in try Plist(openStep: b) },
-        Writer(name: ".strings", precision: .exact, write: { v throws(PlistError) in try v.stringsBytes() }) {
-            b throws(PlistError) in try Plist(openStep: b)
-        },
+            write: { v throws(PlistError) in try v.openStepBytes(options: .init(openStepValues: .gnustep)) },
+            read: { b throws(PlistError) in try Plist(openStep: b) }
+        ),
+        Writer(
+            name: ".strings", precision: .exact, write: { v throws(PlistError) in try v.stringsBytes() },
+            read: { b throws(PlistError) in try Plist(openStep: b) }),
         Writer(
             name: ".strings --stringify", precision: .readable,
-            write: { v throws(PlistError) in try v.stringsBytes(options: .init(openStepValues: .strings)) }
-        ) { b throws(PlistError) in try Plist(openStep: b) },
-        Writer(name: "JSON typed", precision: .text(keepsZeroSign: true, wholeSecondDates: false), write: { v throws(PlistError) in try v.jsonBytes() }) {
-            b throws(PlistError) in try Plist(json: b)
-        },
+            write: { v throws(PlistError) in try v.stringsBytes(options: .init(openStepValues: .strings)) },
+            read: { b throws(PlistError) in try Plist(openStep: b) }
+        ),
+        Writer(
+            name: "JSON typed", precision: .text(keepsZeroSign: true, wholeSecondDates: false),
+            write: { v throws(PlistError) in try v.jsonBytes() },
+            read: { b throws(PlistError) in try Plist(json: b) }
+        ),
         Writer(
             name: "JSON strict", precision: .text(keepsZeroSign: true, wholeSecondDates: false),
-            write: { v throws(PlistError) in try v.jsonBytes(options: .init(jsonValues: .strict)) }
-        ) { b throws(PlistError) in try Plist(json: b) },
+            write: { v throws(PlistError) in try v.jsonBytes(options: .init(jsonValues: .strict)) },
+            read: { b throws(PlistError) in try Plist(json: b) }
+        ),
         Writer(
             name: "JSON lossy", precision: .readable,
-            write: { v throws(PlistError) in try v.jsonBytes(options: .init(jsonValues: .lossy)) }
-        ) { b throws(PlistError) in try Plist(json: b) },
+            write: { v throws(PlistError) in try v.jsonBytes(options: .init(jsonValues: .lossy)) },
+            read: { b throws(PlistError) in try Plist(json: b) }
+        ),
     ]
 
     /// Writes `value`; if that works, reads the bytes back and compares. A failure must be a
@@ -158,7 +167,8 @@ import Testing
         func check(_ value: Plist) {
             let bytes: [UInt8]
             do {
-                bytes = try language == "swift"
+                bytes =
+                    try language == "swift"
                     ? value.swiftSource(name: "value", fileName: "value.plist")
                     : value.objcSource(name: "value", fileName: "value.plist")
             } catch {
@@ -247,7 +257,7 @@ extension Plist {
         func visit(_ value: Plist) {
             switch value {
             case .string(let string): entries[string] = .string(string)
-            case .array(let elements): elements.forEach(visit)
+            case .array(let elements): for element in elements { visit(element) }
             case .dictionary(let dictionary):
                 for (key, element) in dictionary {
                     entries[key] = .string(key)
@@ -272,7 +282,8 @@ extension Plist {
         let text = Self.document("<dict><key>k&#0;</key><string>a&#8;b&#x1F;&#xFFFE;&#65535;&#13;</string></dict>")
         #expect(try Plist(xml: Array(text.utf8)) == ["k\u{0}": "a\u{8}b\u{1F}\u{FFFE}\u{FFFF}\r"])
         // Beside a UID (which the scanner reads too).
-        let withUID = Self.document("<array><string>&#8;&lt;</string><dict><key>CF$UID</key><integer>7</integer></dict></array>")
+        let withUID = Self.document(
+            "<array><string>&#8;&lt;</string><dict><key>CF$UID</key><integer>7</integer></dict></array>")
         #expect(try Plist(xml: Array(withUID.utf8)) == [.string("\u{8}<"), .uid(7)])
     }
 
@@ -304,13 +315,18 @@ extension Plist {
 
     /// JavaScriptCore's test list, a real Apple file with `&#0;` and `&#8;`, which libxml2 refuses.
     @Test(.needsCorpus) func javaScriptCoresFileReads() throws {
-        let value = try Plist(contentsOf: Paths.corpus.appendingPathComponent("xml/swiftfnd__javascriptcore_tests.plist").path)
+        let value = try Plist(
+            contentsOf: Paths.corpus.appendingPathComponent("xml/swiftfnd__javascriptcore_tests.plist").path)
         var strings: [String] = []
         func visit(_ value: Plist) {
             switch value {
             case .string(let string): strings.append(string)
-            case .array(let elements): elements.forEach(visit)
-            case .dictionary(let entries): entries.forEach { strings.append($0.key); visit($0.value) }
+            case .array(let elements): for element in elements { visit(element) }
+            case .dictionary(let entries):
+                for (key, value) in entries {
+                    strings.append(key)
+                    visit(value)
+                }
             default: break
             }
         }
@@ -335,7 +351,12 @@ extension Plist {
         for name in ["Localizable.strings", "empty.plist"] {
             FileManager.default.createFile(atPath: folder.appendingPathComponent(name).path, contents: Data())
         }
-        #expect(try Plist.read(contentsOf: folder.appendingPathComponent("Localizable.strings").path) == (value: [:], format: .strings))
-        #expect(throws: PlistError(.emptyInput, at: 0)) { try Plist(contentsOf: folder.appendingPathComponent("empty.plist").path) }
+        #expect(
+            try Plist.read(contentsOf: folder.appendingPathComponent("Localizable.strings").path) == (
+                value: [:], format: .strings
+            ))
+        #expect(throws: PlistError(.emptyInput, at: 0)) {
+            try Plist(contentsOf: folder.appendingPathComponent("empty.plist").path)
+        }
     }
 }

@@ -24,7 +24,9 @@ import Testing
         #expect(binary.code == .invalidUTF16 && binary.byteOffset != nil, "\(binary)")
         let json = try #require(throws: PlistError.self) { try Plist(json: Array(#"["\ud800"]"#.utf8)) }
         #expect(json.position == TextPosition(line: 1, column: 3), "\(json)")
-        let xml = try #require(throws: PlistError.self) { try Plist(xml: Array("<plist><string>&#xD800;</string></plist>".utf8)) }
+        let xml = try #require(throws: PlistError.self) {
+            try Plist(xml: Array("<plist><string>&#xD800;</string></plist>".utf8))
+        }
         #expect(xml.position?.line == 1, "\(xml)")
         let openStep = try #require(throws: PlistError.self) { try Plist(openStep: Array(#"("\UD800")"#.utf8)) }
         #expect(openStep.code == .invalidUTF16 && openStep.position == TextPosition(line: 1, column: 3), "\(openStep)")
@@ -50,7 +52,9 @@ import Testing
             try Plist(xml: Array("<plist><integer>18446744073709551616</integer></plist>".utf8))
         }
         #expect(xml.code == .numberOutOfRange && xml.position != nil, "\(xml)")
-        let gnustep = try #require(throws: PlistError.self) { try Plist(openStep: Array("(<*I18446744073709551616>)".utf8)) }
+        let gnustep = try #require(throws: PlistError.self) {
+            try Plist(openStep: Array("(<*I18446744073709551616>)".utf8))
+        }
         #expect(gnustep.position == TextPosition(line: 1, column: 5), "\(gnustep)")
         #expect(try Plist(json: Array("[18446744073709551616]".utf8)) == [.real(18_446_744_073_709_551_616)])
     }

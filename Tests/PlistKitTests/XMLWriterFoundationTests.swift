@@ -62,7 +62,9 @@ import Testing
     }
 
     /// The corpus files with dates XML cannot hold (NaN, after 9999).
-    static let unwritableCorpusFiles: Set = ["binary/cpython__datetime-nan.bplist", "binary/cpython__datetime-overflow.bplist"]
+    static let unwritableCorpusFiles: Set = [
+        "binary/cpython__datetime-nan.bplist", "binary/cpython__datetime-overflow.bplist",
+    ]
 
     @Test(.needsCorpus, arguments: Corpus.validBinary)
     func matchesFoundationForCorpusFile(entry: Corpus.Entry) throws {
@@ -134,7 +136,9 @@ import Testing
         let value = Plist.array(writable.map { .date(Date(timeIntervalSinceReferenceDate: $0)) })
         Self.expectSame(try value.xmlBytes(), try Self.foundationXML(FoundationGraph.object(for: value)))
         for seconds in seconds.filter({ !Self.isCalendarDate($0) }).prefix(2000) {
-            #expect(throws: PlistError.self) { try Plist.date(Date(timeIntervalSinceReferenceDate: seconds)).xmlBytes() }
+            #expect(throws: PlistError.self) {
+                try Plist.date(Date(timeIntervalSinceReferenceDate: seconds)).xmlBytes()
+            }
         }
     }
 

@@ -23,7 +23,8 @@ struct MigrationTests {
         let old = config + "/com.example.old.plist"
         #expect(try String(contentsOfFile: old, encoding: .utf8).hasPrefix("<?xml"))
 
-        let store = try Preferences(domain: "com.example.old", container: root.container, arguments: [], flushDelay: nil)
+        let store = try Preferences(
+            domain: "com.example.old", container: root.container, arguments: [], flushDelay: nil)
         store.set("kept", forKey: "s")
         #expect(try store.migrate(from: old) == 5)
         let expected: Plist = ["s": "kept", "i": 42, "d": 2.5, "b": true, "a": ["x", "y"], "m": ["k": 1]]

@@ -1,7 +1,8 @@
 import Foundation
 import PlistKit
-@testable import PlistStore
 import Testing
+
+@testable import PlistStore
 
 #if canImport(Glibc)
 import Glibc
@@ -12,12 +13,14 @@ struct PreferencesDiskTests {
     @Test func oneBinaryFilePerDomainOwnerOnly() throws {
         let root = try TemporaryRoot()
         defer { root.remove() }
-        let store = try Preferences(domain: "com.example.app", container: root.container, arguments: [], flushDelay: nil)
+        let store = try Preferences(
+            domain: "com.example.app", container: root.container, arguments: [], flushDelay: nil)
         store.set(["x": [1, 2]], forKey: "k")
         try store.synchronize()
         #expect(try root.domain("com.example.app") == ["k": ["x": [1, 2]]])
         #expect(root.files() == ["com.example.app.plist", "com.example.app.plist.lock"])
-        let mode = try FileManager.default.attributesOfItem(atPath: root.preferences + "/com.example.app.plist")[.posixPermissions]
+        let mode = try FileManager.default.attributesOfItem(atPath: root.preferences + "/com.example.app.plist")[
+            .posixPermissions]
         #expect(mode as? Int == 0o600)
     }
 
@@ -26,7 +29,8 @@ struct PreferencesDiskTests {
     @Test func fewWrites() async throws {
         let root = try TemporaryRoot()
         defer { root.remove() }
-        let store = try Preferences(domain: "d", container: root.container, arguments: [], flushDelay: .milliseconds(250))
+        let store = try Preferences(
+            domain: "d", container: root.container, arguments: [], flushDelay: .milliseconds(250))
         _ = try root.container.directory(.preferences)
         let watch = DirectoryWatch(folder: root.preferences)
         defer { watch.close() }
@@ -57,7 +61,8 @@ struct PreferencesDiskTests {
         let garbage = Data("bplist00 this is not a property list".utf8)
         try garbage.write(to: URL(fileURLWithPath: folder + "/d.plist"))
         let errors = Errors()
-        let store = try Preferences(domain: "d", container: root.container, arguments: [], flushDelay: nil, errorHandler: errors.handler)
+        let store = try Preferences(
+            domain: "d", container: root.container, arguments: [], flushDelay: nil, errorHandler: errors.handler)
         #expect(store.plist(forKey: "k") == nil)
         let error = try #require(errors.all.first)
         #expect(error.code == .damagedFile)
@@ -69,7 +74,8 @@ struct PreferencesDiskTests {
         #expect(try root.domain("d") == ["k": 1])
         // A top level that is not a dictionary is damage too.
         try Plist.array([1]).write(to: folder + "/e.plist", format: .xml)
-        let other = try Preferences(domain: "e", container: root.container, arguments: [], flushDelay: nil, errorHandler: errors.handler)
+        let other = try Preferences(
+            domain: "e", container: root.container, arguments: [], flushDelay: nil, errorHandler: errors.handler)
         #expect(other.plist(forKey: "k") == nil)
         #expect(errors.all.count == 2)
         #expect(root.files().filter { $0.hasPrefix("e.plist.corrupt-") }.count == 1)
@@ -79,7 +85,8 @@ struct PreferencesDiskTests {
         let root = try TemporaryRoot()
         defer { root.remove() }
         let errors = Errors()
-        let store = try Preferences(domain: "d", container: root.container, arguments: [], flushDelay: nil, errorHandler: errors.handler)
+        let store = try Preferences(
+            domain: "d", container: root.container, arguments: [], flushDelay: nil, errorHandler: errors.handler)
         store.set(1, forKey: "a")
         try store.synchronize()
         try Data("<plist><dict><key>".utf8).write(to: URL(fileURLWithPath: root.preferences + "/d.plist"))
@@ -140,7 +147,8 @@ struct PreferencesDiskTests {
         let own = await keyChanges.next()
         #expect(own == PreferenceChange(domain: "d", key: "watched", value: 1, isExternal: false))
         #expect(await domainChanges.next()?.key == "watched")
-        #expect(await domainChanges.next() == PreferenceChange(domain: "d", key: "ignored", value: 1, isExternal: false))
+        #expect(
+            await domainChanges.next() == PreferenceChange(domain: "d", key: "ignored", value: 1, isExternal: false))
         try store.synchronize()
         try Plist.dictionary(["watched": 2, "ignored": 1]).write(to: root.preferences + "/d.plist", format: .binary)
         let external = await keyChanges.next()
@@ -153,9 +161,13 @@ struct PreferencesDiskTests {
         var suiteChanges = suiteSequence.makeAsyncIterator()
         let writer = try Preferences(domain: "writer", container: root.container, arguments: [], flushDelay: nil)
         try writer.setPersistentDomain(["shared": true], forName: "group.shared")
-        #expect(await suiteChanges.next() == PreferenceChange(domain: "group.shared", key: "shared", value: true, isExternal: false))
+        #expect(
+            await suiteChanges.next()
+                == PreferenceChange(domain: "group.shared", key: "shared", value: true, isExternal: false))
         try Plist.dictionary(["shared": false]).write(to: root.preferences + "/group.shared.plist", format: .binary)
-        #expect(await suiteChanges.next() == PreferenceChange(domain: "group.shared", key: "shared", value: false, isExternal: true))
+        #expect(
+            await suiteChanges.next()
+                == PreferenceChange(domain: "group.shared", key: "shared", value: false, isExternal: true))
         #expect(throws: PlistStoreError.self) { _ = try store.changes(inDomain: "../x") }
     }
 
@@ -178,7 +190,8 @@ struct PreferencesDiskTests {
         if geteuid() == 0 {
             // root writes anywhere: run the writer as nobody.
             result = try Built.run(
-                "/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", probe] + arguments, root: root.path)
+                "/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", probe] + arguments,
+                root: root.path)
         } else {
             result = try Built.run(probe, arguments, root: root.path)
         }

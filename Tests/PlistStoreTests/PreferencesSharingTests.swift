@@ -1,8 +1,9 @@
 import Foundation
 import PlistKit
-@testable import PlistStore
 import Synchronization
 import Testing
+
+@testable import PlistStore
 
 #if canImport(Glibc)
 import Glibc

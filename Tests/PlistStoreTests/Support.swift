@@ -41,22 +41,28 @@ enum Built {
     static let folder: URL = {
         var candidates: [URL] = []
         if let main = Bundle.main.executableURL { candidates.append(main.deletingLastPathComponent()) }
-        candidates.append(URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent())
-        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.appendingPathComponent("plist-store-probe").path) }
+        candidates.append(
+            URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent())
+        return candidates.first {
+            FileManager.default.isExecutableFile(atPath: $0.appendingPathComponent("plist-store-probe").path)
+        }
             ?? candidates[0]
     }()
 
     static func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
 
     /// Starts `executable` with `arguments`, PLIST_CONTAINER_ROOT set to `root`.
-    static func start(_ executable: String, _ arguments: [String], root: String, stdin: Data? = nil) throws -> (Process, Pipe, Pipe) {
+    static func start(_ executable: String, _ arguments: [String], root: String, stdin: Data? = nil) throws -> (
+        Process, Pipe, Pipe
+    ) {
         var environment = ProcessInfo.processInfo.environment
         environment[AppContainer.rootEnvironmentVariable] = root
         return try start(executable, arguments, environment: environment, stdin: stdin)
     }
 
     /// Starts `executable` with `arguments` and exactly `environment`.
-    static func start(_ executable: String, _ arguments: [String], environment: [String: String], stdin: Data? = nil) throws
+    static func start(_ executable: String, _ arguments: [String], environment: [String: String], stdin: Data? = nil)
+        throws
         -> (Process, Pipe, Pipe)
     {
         let process = Process()
@@ -88,7 +94,9 @@ enum Built {
     }
 
     /// Runs `executable` to its end with exactly `environment`.
-    static func run(_ executable: String, _ arguments: [String], environment: [String: String], stdin: Data? = nil) throws -> Run {
+    static func run(_ executable: String, _ arguments: [String], environment: [String: String], stdin: Data? = nil)
+        throws -> Run
+    {
         let (process, out, err) = try start(executable, arguments, environment: environment, stdin: stdin)
         let output = out.fileHandleForReading.readDataToEndOfFile()
         let error = err.fileHandleForReading.readDataToEndOfFile()

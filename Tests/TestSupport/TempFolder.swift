@@ -25,7 +25,9 @@ public struct TempFolder {
         return path
     }
 
-    public func read(_ name: String) throws -> [UInt8] { [UInt8](try Data(contentsOf: url.appendingPathComponent(name))) }
+    public func read(_ name: String) throws -> [UInt8] {
+        [UInt8](try Data(contentsOf: url.appendingPathComponent(name)))
+    }
 
     public func mode(_ name: String) throws -> Int {
         let attributes = try FileManager.default.attributesOfItem(atPath: path(name))

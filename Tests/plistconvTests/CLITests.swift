@@ -261,15 +261,20 @@ private let openStepMessage =
         try expectFailure(input: fixture.url.path, message: try fixture.expectedMessage())
     }
 
-    @Test(.needsCorpus, arguments: [
-        ("invalid/cpython__invalid-binary-invalid-utf-16.bplist", "byte 9: invalid UTF-16: an unpaired surrogate"),
-        (
-            "invalid/cpython__invalid-binary-non-hashable-key.bplist",
-            "byte 11: a dictionary key is not a string (marker 0xA0)"
-        ),
-        ("invalid/cpython__invalid-binary-too-short-data.bplist", "byte 8: the input ends inside the 32-byte trailer"),
-        ("invalid/ddplist__github-issue73-6.plist", "not a property list in any known format"),
-    ])
+    @Test(
+        .needsCorpus,
+        arguments: [
+            ("invalid/cpython__invalid-binary-invalid-utf-16.bplist", "byte 9: invalid UTF-16: an unpaired surrogate"),
+            (
+                "invalid/cpython__invalid-binary-non-hashable-key.bplist",
+                "byte 11: a dictionary key is not a string (marker 0xA0)"
+            ),
+            (
+                "invalid/cpython__invalid-binary-too-short-data.bplist",
+                "byte 8: the input ends inside the 32-byte trailer"
+            ),
+            ("invalid/ddplist__github-issue73-6.plist", "not a property list in any known format"),
+        ])
     func invalidCorpusFile(file: String, message: String) throws {
         try expectFailure(input: Paths.corpus.appendingPathComponent(file).path, message: message)
     }
@@ -669,7 +674,8 @@ private let openStepMessage =
 /// (`PlistConv.parseNamedCommand`) against its reference.
 @Suite struct NamedCommandParsingTests {
     @Test(arguments: [
-        ["-f", "binary", "in.plist"], ["-f", "xml", "in.plist", "out.plist"], ["-convert", "json", "-r", "a", "-o", "b"],
+        ["-f", "binary", "in.plist"], ["-f", "xml", "in.plist", "out.plist"],
+        ["-convert", "json", "-r", "a", "-o", "b"],
         ["convert", "--format", "binary1", "-e", "bplist", "a", "b"], ["-i", "in.plist", "-o", "out.plist"],
         ["-i", "in.plist", "-f", "openstep"], ["lint", "-s", "a.plist", "-", "b.plist"], ["-lint", "a.plist"],
         ["-p", "a.plist"], ["extract", "a.b.0", "raw", "a.plist"], ["-type", "a", "x.plist"],

@@ -95,7 +95,8 @@ import Testing
         let conflictLines = merge.stderr.split(separator: "\n").filter { $0.contains("conflict at") }
         #expect(conflictLines.count == 1 && !merge.stderr.contains("\u{1B}"), "\(merge)")
         let buddy = try Tool.run(["buddy", "-c", "Print :\(forged)", ours])
-        #expect(buddy.stdoutText.split(separator: "\n").count + buddy.stderr.split(separator: "\n").count == 1, "\(buddy)")
+        #expect(
+            buddy.stdoutText.split(separator: "\n").count + buddy.stderr.split(separator: "\n").count == 1, "\(buddy)")
         #expect(!(buddy.stdoutText + buddy.stderr).contains("\u{1B}"), "\(buddy)")
     }
 

@@ -22,7 +22,8 @@ import Testing
     @Test(arguments: [
         ["-f", "binary", "in.plist", "out.plist"], ["-f", "xml1", "in.plist"], ["--format", "json", "-r", "a", "b"],
         ["-convert", "binary1", "a.plist", "b.plist"], ["-convert", "xml1", "-o", "-", "a.plist"],
-        ["convert", "-f", "openstep", "--stringify", "-e", "txt", "a", "b"], ["convert", "-f", "xml", "--stream", "big.plist"],
+        ["convert", "-f", "openstep", "--stringify", "-e", "txt", "a", "b"],
+        ["convert", "-f", "xml", "--stream", "big.plist"],
         ["-i", "in.plist", "-o", "out.plist"], ["-i", "in.plist", "-f", "bin"], ["-f", "xml", "--", "-odd", "-f"],
         ["-f", "xml", "-"], ["lint", "a.plist", "b.plist"], ["-lint", "-s", "a"], ["lint", "--quick", "--", "-x"],
     ])
@@ -35,15 +36,19 @@ import Testing
     /// Random command lines from words of every kind: valid, misspelt, repeated, misplaced.
     @Test func agreesWithArgumentParserOnRandomCommandLines() throws {
         let words = [
-            "-f", "--format", "binary", "xml1", "json", "yaml", "-o", "--output", "-e", "--extension", "-r", "--readable",
-            "-s", "--silent", "--stringify", "--stream", "--quick", "--", "-", "a.plist", "b.plist", "c", "-x", "--format=xml",
-            "-rs", "--header", "convert", "lint", "print", "-convert", "-lint", "-i", "-p", "--input-output", "--libplist",
+            "-f", "--format", "binary", "xml1", "json", "yaml", "-o", "--output", "-e", "--extension", "-r",
+            "--readable",
+            "-s", "--silent", "--stringify", "--stream", "--quick", "--", "-", "a.plist", "b.plist", "c", "-x",
+            "--format=xml",
+            "-rs", "--header", "convert", "lint", "print", "-convert", "-lint", "-i", "-p", "--input-output",
+            "--libplist",
             "--max-depth", "3", "--help",
         ]
         var random = SeededRandom(seed: 28)
         var accepted = 0
         for _ in 0..<10_000 {
-            let arguments = (0..<Int.random(in: 1...7, using: &random)).map { _ in words.randomElement(using: &random)! }
+            let arguments = (0..<Int.random(in: 1...7, using: &random)).map { _ in words.randomElement(using: &random)!
+            }
             let normalized = CommandSpelling.normalized(arguments)
             guard let quick = QuickCommandLine.parse(normalized) else { continue }
             accepted += 1

@@ -160,4 +160,3 @@ private final class Watchdog: @unchecked Sendable {
         lock.unlock()
     }
 }
-

@@ -18,10 +18,14 @@ import Darwin
 @Suite(.serialized, .timeLimit(.minutes(10))) struct WriteFaultTests {
     /// Two different values, large enough that writing one takes a while (about 170 KB of XML).
     static let values: [Plist] = (0..<2).map { variant in
-        .array((0..<1_000).map { index in
-            ["index": .integer(PlistInteger(index)), "variant": .integer(PlistInteger(variant)), "name": .string("item \(index) of \(variant)"),
-             "payload": .data(Data(repeating: UInt8(variant), count: 64))]
-        })
+        .array(
+            (0..<1_000).map { index in
+                [
+                    "index": .integer(PlistInteger(index)), "variant": .integer(PlistInteger(variant)),
+                    "name": .string("item \(index) of \(variant)"),
+                    "payload": .data(Data(repeating: UInt8(variant), count: 64)),
+                ]
+            })
     }
 
     /// Whether `bytes` are one complete conversion of one of `values`.
@@ -82,7 +86,9 @@ import Darwin
         let inputs = try Self.values.enumerated().map { try folder.write($1.binaryBytes(), to: "in\($0).plist") }
         let out = folder.path("out.plist")
         for round in 0..<10 {
-            let pair = try [0, 1].map { try Self.start(["-f", round.isMultiple(of: 2) ? "xml" : "binary", inputs[$0], out]) }
+            let pair = try [0, 1].map {
+                try Self.start(["-f", round.isMultiple(of: 2) ? "xml" : "binary", inputs[$0], out])
+            }
             for process in pair {
                 process.waitUntilExit()
                 #expect(process.terminationStatus == 0)
@@ -103,7 +109,9 @@ import Darwin
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
         // 64 blocks of 512 bytes: far less than the XML.
-        process.arguments = ["-c", "ulimit -f 64 && exec \"$0\" -f xml \"$1\" \"$2\"", try Tool.location.get().path, input, out]
+        process.arguments = [
+            "-c", "ulimit -f 64 && exec \"$0\" -f xml \"$1\" \"$2\"", try Tool.location.get().path, input, out,
+        ]
         let errors = Pipe()
         process.standardError = errors
         process.standardOutput = FileHandle.nullDevice

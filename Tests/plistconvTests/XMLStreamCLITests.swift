@@ -33,7 +33,9 @@ import Testing
         defer { folder.remove() }
         var body = ""
         for index in 0..<5000 { body += "\t<key>k\(index)</key>\n\t<string>value \(index)</string>\n" }
-        let whole = Array("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<plist version=\"1.0\">\n<dict>\n\(body)</dict>\n</plist>\n".utf8)
+        let whole = Array(
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<plist version=\"1.0\">\n<dict>\n\(body)</dict>\n</plist>\n"
+                .utf8)
         let input = try folder.write(Array(whole.prefix(whole.count - 40)), to: "cut.plist")
         let run = try Tool.run(["-f", "binary", "--stream", input, folder.path("out.plist")])
         #expect(run.status == 1)
@@ -69,13 +71,18 @@ import Testing
         #expect(size > 25_000_000)
         let small = try folder.write(try Plist.dictionary(["rec1": ["name": "one"]]).xmlBytes(), to: "small.xml")
 
-        let baseline = try PeakRSS.run(["-f", "binary", "--stream", small, folder.path("small.plist")], output: folder.path("o0"))
-        let streamed = try PeakRSS.run(["-f", "binary", "--stream", big, folder.path("s.plist")], output: folder.path("o1"))
+        let baseline = try PeakRSS.run(
+            ["-f", "binary", "--stream", small, folder.path("small.plist")], output: folder.path("o0"))
+        let streamed = try PeakRSS.run(
+            ["-f", "binary", "--stream", big, folder.path("s.plist")], output: folder.path("o1"))
         let inMemory = try PeakRSS.run(["-f", "binary", big, folder.path("m.plist")], output: folder.path("o2"))
-        #expect(baseline.status == 0 && streamed.status == 0 && inMemory.status == 0, "\(baseline) \(streamed) \(inMemory)")
+        #expect(
+            baseline.status == 0 && streamed.status == 0 && inMemory.status == 0, "\(baseline) \(streamed) \(inMemory)")
         let back = try Plist(binary: try folder.read("s.plist"))
         #expect(back.isIdentical(to: try Plist(binary: try folder.read("m.plist"))))
-        #expect(streamed.peakBytes - baseline.peakBytes < size / 2, "streamed \(streamed), baseline \(baseline), file \(size)")
+        #expect(
+            streamed.peakBytes - baseline.peakBytes < size / 2,
+            "streamed \(streamed), baseline \(baseline), file \(size)")
         #expect(inMemory.peakBytes - baseline.peakBytes > size, "in memory \(inMemory), baseline \(baseline)")
     }
 
@@ -106,7 +113,8 @@ import Testing
         let baseline = try PeakRSS.run(["-f", "binary", small, folder.path("small.plist")], output: folder.path("o0"))
         let inMemory = try PeakRSS.run(["-f", "binary", under, folder.path("under.plist")], output: folder.path("o1"))
         let streamed = try PeakRSS.run(["-f", "binary", at, folder.path("at.plist")], output: folder.path("o2"))
-        #expect(baseline.status == 0 && inMemory.status == 0 && streamed.status == 0, "\(baseline) \(inMemory) \(streamed)")
+        #expect(
+            baseline.status == 0 && inMemory.status == 0 && streamed.status == 0, "\(baseline) \(inMemory) \(streamed)")
         #expect(inMemory.peakBytes - baseline.peakBytes > threshold, "in memory \(inMemory), baseline \(baseline)")
         #expect(streamed.peakBytes - baseline.peakBytes < threshold / 2, "streamed \(streamed), baseline \(baseline)")
         let back = try Plist(binary: try folder.read("at.plist"))
@@ -117,7 +125,8 @@ import Testing
         // refuses it, so the file is converted in memory instead, and reads back with it.
         let marked = Array("<string>&#8;".utf8)
         let first = try #require(document.firstRange(of: Array("<string>".utf8)))
-        let withReference = Array(document[..<first.lowerBound]) + marked + document[first.upperBound...]
+        let withReference =
+            Array(document[..<first.lowerBound]) + marked + document[first.upperBound...]
             + padding.dropFirst(marked.count - 8)
         try #require(withReference.count == threshold)
         let referenced = try folder.write(withReference, to: "reference.xml")

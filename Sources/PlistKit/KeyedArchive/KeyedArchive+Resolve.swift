@@ -146,7 +146,9 @@ private struct Resolver {
         var names: [String] = []
         var seen: Set<ExactKey> = []
         for key in keys {
-            guard case .string(let string) = try field(key), !string.hasPrefix("$"), seen.insert(ExactKey(string)).inserted else {
+            guard case .string(let string) = try field(key), !string.hasPrefix("$"),
+                seen.insert(ExactKey(string)).inserted
+            else {
                 return nil
             }
             names.append(string)
