@@ -21,7 +21,7 @@ let package = Package(
     name: "swift-plist-fuzz",
     platforms: [.macOS("26.0")],
     dependencies: [
-        .package(name: "swift-plist", path: ".."),
+        .package(name: "swift-plist", path: "..")
     ],
     targets: [
         .target(name: "CFuzzDriver"),
