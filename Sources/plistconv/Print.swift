@@ -74,22 +74,7 @@ enum HumanReadable {
     }
 
     /// A string in double quotes, with quotes, backslashes and control characters escaped.
-    static func quoted(_ string: String) -> String {
-        var text = "\""
-        for scalar in string.unicodeScalars {
-            switch scalar {
-            case "\"": text += "\\\""
-            case "\\": text += "\\\\"
-            case "\n": text += "\\n"
-            case "\t": text += "\\t"
-            case "\r": text += "\\r"
-            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
-                text += "\\u{" + String(scalar.value, radix: 16) + "}"
-            default: text.unicodeScalars.append(scalar)
-            }
-        }
-        return text + "\""
-    }
+    static func quoted(_ string: String) -> String { String.swiftLiteral(string) }
 
     /// `{length = N, bytes = 0x...}` as CoreFoundation describes data: every byte up to 24,
     /// else the first 16, ` ... ` and the last 8.

@@ -63,7 +63,7 @@ enum SourceCode {
         try check(value, depth: path.count, indent: indent, in: text)
         let inner = indent + "    "
         switch value {
-        case .string(let string): text += swiftString(string)
+        case .string(let string): text += String.swiftLiteral(string)
         case .integer(let integer): text += integer.int64 == nil ? "UInt64(\(integer))" : integer.description
         case .real(let real): text += swiftDouble(real)
         case .bool(let bool): text += bool ? "true" : "false"
@@ -98,7 +98,7 @@ enum SourceCode {
             try checkSwiftKeys(entries, path)
             text += "[\n"
             for (key, element) in entries {
-                text += inner + swiftString(key) + ": "
+                text += inner + String.swiftLiteral(key) + ": "
                 path.append(key)
                 try appendSwift(element, indent: inner, path: &path, to: &text)
                 path.removeLast()
@@ -131,24 +131,6 @@ enum SourceCode {
         case .dictionary: " as [String: Any]"
         default: ""
         }
-    }
-
-    private static func swiftString(_ string: String) -> String {
-        var text = "\""
-        for scalar in string.unicodeScalars {
-            switch scalar {
-            case "\\": text += "\\\\"
-            case "\"": text += "\\\""
-            case "\n": text += "\\n"
-            case "\r": text += "\\r"
-            case "\t": text += "\\t"
-            case "\0": text += "\\0"
-            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
-                text += "\\u{" + String(scalar.value, radix: 16) + "}"
-            default: text.unicodeScalars.append(scalar)
-            }
-        }
-        return text + "\""
     }
 
     private static func swiftDouble(_ real: Double) -> String {
@@ -279,6 +261,27 @@ extension Unicode.Scalar {
 }
 
 extension String {
+    /// The string as a Swift string literal: in double quotes, with quotes, backslashes and
+    /// control characters escaped (`\n`, `\0`, `\u{1b}`). Also how `plistconv print` and
+    /// `diff` show a string, on one line.
+    package static func swiftLiteral(_ string: String) -> String {
+        var text = "\""
+        for scalar in string.unicodeScalars {
+            switch scalar {
+            case "\\": text += "\\\\"
+            case "\"": text += "\\\""
+            case "\n": text += "\\n"
+            case "\r": text += "\\r"
+            case "\t": text += "\\t"
+            case "\0": text += "\\0"
+            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
+                text += "\\u{" + String(scalar.value, radix: 16) + "}"
+            default: text.unicodeScalars.append(scalar)
+            }
+        }
+        return text + "\""
+    }
+
     fileprivate func leftPadded(to width: Int) -> String {
         String(repeating: "0", count: max(0, width - count)) + self
     }
