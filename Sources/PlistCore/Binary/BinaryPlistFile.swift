@@ -38,8 +38,9 @@ public final class BinaryPlistFile: Sendable {
     /// Dictionaries with fewer entries are always searched key by key.
     static let indexThreshold = 32
 
-    /// Opens the binary property list in `bytes` (which may be a memory-mapped file).
+    /// Opens a binary property list.
     /// - Parameters:
+    ///   - bytes: the file's bytes (which may be a memory-mapped file).
     ///   - options: the limits for each value read.
     ///   - maxIndexedEntries: how many dictionary entries, in all, may be indexed by key (8 bytes
     ///     each). A dictionary of 32 entries or more searched a second time gets an index, so
