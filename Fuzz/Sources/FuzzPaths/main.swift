@@ -80,8 +80,8 @@ func binaryPaths(_ bytes: [UInt8], _ reference: Result<Plist, PlistError>) {
             let expected = Result { () throws(PlistError) in try value.value(at: path) }
             let lazy = Result { () throws(PlistError) in try file.value(at: path) }
             expect(lazy == expected, "value at \(components): \(lazy), whole \(expected)", bytes)
-            let type = Result { () throws(PlistError) in try file.typeName(at: path) }
-            expect(type == expected.map(\.typeName), "type at \(components): \(type)", bytes)
+            let type = Result { () throws(PlistError) in try file.type(at: path) }
+            expect(type == expected.map(\.type), "type at \(components): \(type)", bytes)
         }
     }
 }
