@@ -168,7 +168,7 @@ import Testing
         (["abcdefghijklB", "abcdefghijklA", "abcdefghijkl", "abcdefghijklB"], false),
         (["com.example.key2", "com.example.key10", "com.example.key1"], true),
         ((0..<40).map { "com.example.key\((7 * $0) % 40)" } + ["com.example.key33"], false),
-        ((0..<70).map { "k\((7 * $0) % 70)" }, true), ((0..<70).map { "k\((7 * $0) % 70)" } + ["k17"], false),
+        ((0..<70).map { "k\((9 * $0) % 70)" }, true), ((0..<70).map { "k\((9 * $0) % 70)" } + ["k17"], false),
         ((0..<64).map { "abcdefghijklmno\((7 * $0) % 64)" } + ["abcdefghijklmno5"], false),
     ])
     func unsortedKeysAreCheckedForRepeats(keys: [String], distinct: Bool) {
