@@ -111,9 +111,8 @@ private struct XMLScan {
     /// kept for their room).
     var keyOrder: [UInt128] = []
     var keyRows: [UInt64] = []
-    /// `checkUnsortedKeys`' hash table of rows (kept for its room), and its generation.
-    var keyTable: [UInt32] = []
-    var keyTableGeneration: UInt32 = 0
+    /// `checkUnsortedKeys`' table of rows (kept for its room).
+    var keyTable: KeyRowTable?
     /// The table is for `XMLTable.plist()`, which makes UIDs of `CF$UID` dictionaries and
     /// reads repeated keys as the libxml2 reader does: such dictionaries are kept, not declined.
     /// (The Codable decoder reads the table in place, and finds a key by its first entry.)
@@ -338,14 +337,14 @@ private struct XMLScan {
             } catch {
                 throw Decline()
             }
-            nodes.append(XMLTable.Node(kind: kind, flags: 0, start: 0, end: 0))
+            nodes.append(XMLTable.Node(kind: kind, flags: [], start: 0, end: 0))
             containerStarts.append(UInt64(node) << 32 | UInt64(position))
             if let current { outer.append(current) }
             current = Frame(node: node, isDictionary: kind == .dictionary, firstPending: pending.count)
             if isEmpty { try finish(bytes) }
         default:
             let start = position
-            var flags: UInt8 = 0
+            var flags: XMLTable.Node.Flags = []
             if !isEmpty {
                 flags = try text(bytes)
                 let end = position
@@ -372,7 +371,7 @@ private struct XMLScan {
     }
 
     /// A leaf with its raw text at `range`.
-    mutating func leaf(_ bytes: Span<UInt8>, _ kind: XMLTable.Kind, _ range: Range<Int>, _ flags: UInt8)
+    mutating func leaf(_ bytes: Span<UInt8>, _ kind: XMLTable.Kind, _ range: Range<Int>, _ flags: XMLTable.Node.Flags)
         throws(Decline)
     {
         var node = XMLTable.Node(
@@ -386,7 +385,7 @@ private struct XMLScan {
                 node.end = XMLTable.Node.prefix(raw)
             } else {
                 // The length in `end` (no prefix): the dictionary's keys are compared as strings.
-                node.flags |= XMLTable.Node.longKey
+                node.flags.insert(.longKey)
                 node.end = UInt64(range.count)
             }
             noteKey(bytes, node, node.flags)
@@ -396,7 +395,7 @@ private struct XMLScan {
         case .integer, .real, .date:
             try count(values: 1)
             do throws(Rejection) {
-                if flags & XMLTable.Node.escaped != 0 {
+                if flags.contains(.escaped) {
                     try parse(&node, XMLText.unescaped(raw).span)
                 } else {
                     try parse(&node, raw)
@@ -406,7 +405,7 @@ private struct XMLScan {
             }
         case .true, .false:
             try count(values: 1)
-            guard flags & XMLTable.Node.escaped == 0 else { throw Decline() }
+            guard !flags.contains(.escaped) else { throw Decline() }
             for index in 0..<raw.count where !isXMLWhitespace(raw[index]) { throw Decline() }
         case .dictionary, .array:
             preconditionFailure("containers are not leaves")
@@ -419,7 +418,7 @@ private struct XMLScan {
         case .integer:
             let integer = try XMLScalars.integer(text)
             node.end = integer.bitPattern
-            if integer.isNegativeValue { node.flags |= XMLTable.Node.negative }
+            if integer.isNegativeValue { node.flags.insert(.negative) }
         case .real:
             node.end = try XMLScalars.real(text).bitPattern
         default:
@@ -428,9 +427,9 @@ private struct XMLScan {
     }
 
     /// Notes a dictionary key for the check of the dictionary's keys when it ends.
-    mutating func noteKey(_ bytes: Span<UInt8>, _ key: XMLTable.Node, _ flags: UInt8) {
+    mutating func noteKey(_ bytes: Span<UInt8>, _ key: XMLTable.Node, _ flags: XMLTable.Node.Flags) {
         guard var frame = current else { return }
-        if flags != 0 {
+        if !flags.isEmpty {
             frame.needsKeyCheck = true
         } else if frame.isSorted, let previous = frame.previousKey {
             frame.isSorted = Self.precedes(bytes, previous, key)
@@ -479,17 +478,17 @@ private struct XMLScan {
             keyPrefixes.append(XMLTable.Node.secondWord(bytes.extracting(key.text)))
         }
         if frame.isSorted, !frame.needsKeyCheck {
-            nodes[frame.node].flags = XMLTable.Node.sortedKeys
+            nodes[frame.node].flags = .sortedKeys
         } else if !frame.needsKeyCheck, count / 2 <= Self.unsortedKeyLimit {
             try checkUnsortedKeys(bytes, words: words, count: count / 2, firstKey: firstKey)
-            nodes[frame.node].flags = XMLTable.Node.unsortedKeys
+            nodes[frame.node].flags = .unsortedKeys
         } else if !frame.needsKeyCheck {
             try sortKeyRows(bytes, words: words, count: count / 2, firstKey: firstKey)
-            nodes[frame.node].flags = XMLTable.Node.indexedKeys
+            nodes[frame.node].flags = .indexedKeys
         } else if isForTree {
             // Escaped keys are compared once unescaped: `XMLTable.plist()` checks them by their
             // exact bytes as it builds the dictionary.
-            nodes[frame.node].flags = XMLTable.Node.uncheckedKeys
+            nodes[frame.node].flags = .uncheckedKeys
         } else {
             // The Codable decoder matches keys as Foundation's does, as `String`s (canonically
             // equivalent spellings are one key): a dictionary with two such keys is left to the
@@ -510,30 +509,16 @@ private struct XMLScan {
     static let unsortedKeyLimit = 64
 
     /// Declines when two of the `count` plain ASCII keys whose rows are at `words` in
-    /// `keyPrefixes` are the same key: each row goes into `keyTable`, a hash table of rows; keys
-    /// of the same row are compared in the document.
+    /// `keyPrefixes` are the same key (`KeyRowTable`); keys of the same row are compared in the
+    /// document.
     mutating func checkUnsortedKeys(_ bytes: Span<UInt8>, words: Int, count: Int, firstKey: Int) throws(Decline) {
-        // 128 places, for at most 64 keys; a place holds the generation and the row + 1, so that
-        // the table is emptied by counting a generation (and cleared when that count wraps).
-        if keyTable.isEmpty || keyTableGeneration == UInt32.max >> 7 {
-            keyTable = [UInt32](repeating: 0, count: 128)
-            keyTableGeneration = 0
+        var keyTable = self.keyTable.take() ?? KeyRowTable()
+        defer { self.keyTable = keyTable }
+        func text(_ row: Int) -> Range<Int> { nodes[Int(children[firstKey + 2 * row])].text }
+        let distinct = keyTable.areDistinct(keyPrefixes, first: words, count: count) {
+            Self.order(bytes, text($0), text($1)) == 0
         }
-        keyTableGeneration += 1
-        let generation = keyTableGeneration << 7
-        for row in 0..<count {
-            let (prefix, second) = (keyPrefixes[words + 2 * row], keyPrefixes[words + 2 * row + 1])
-            var place = Int(truncatingIfNeeded: (((prefix &* 0x9E37_79B9_7F4A_7C15) ^ second) &* 0xC2B2_AE3D_27D4_EB4F) >> 57)
-            while keyTable[place] >> 7 == keyTableGeneration {
-                let other = Int(keyTable[place] & 0x7F) - 1
-                if keyPrefixes[words + 2 * other] == prefix, keyPrefixes[words + 2 * other + 1] == second {
-                    func text(_ row: Int) -> Range<Int> { nodes[Int(children[firstKey + 2 * row])].text }
-                    if Self.order(bytes, text(row), text(other)) == 0 { throw Decline() }
-                }
-                place = (place + 1) & 127
-            }
-            keyTable[place] = generation | UInt32(row + 1)
-        }
+        guard distinct else { throw Decline() }
     }
 
     /// Puts the `count` rows of a dictionary's plain ASCII keys at `words` in `keyPrefixes`
@@ -551,21 +536,8 @@ private struct XMLScan {
             let first = UInt128(keyPrefixes[words + 2 * index]) << 64
             sorted.append(first | UInt128(keyPrefixes[words + 2 * index + 1] >> 32) << 32 | UInt128(index))
         }
-        sorted.sort()
-        // Runs of keys sharing their first 12 bytes: ordered, and compared, by all their bytes.
-        var run = 0
-        for index in 1...max(1, count) where index == count || sorted[index] >> 32 != sorted[run] >> 32 {
-            if index - run > 1 {
-                func text(_ key: UInt128) -> Range<Int> {
-                    nodes[Int(children[firstKey + 2 * Int(UInt32(truncatingIfNeeded: key))])].text
-                }
-                sorted[run..<index].sort { Self.order(bytes, text($0), text($1)) < 0 }
-                for next in run + 1..<index where Self.order(bytes, text(sorted[next - 1]), text(sorted[next])) == 0 {
-                    throw Decline()
-                }
-            }
-            run = index
-        }
+        func text(_ index: Int) -> Range<Int> { nodes[Int(children[firstKey + 2 * index])].text }
+        guard sorted.sortByPrefix(thenBy: { Self.order(bytes, text($0), text($1)) }) else { throw Decline() }
         keyRows.removeAll(keepingCapacity: true)
         keyRows.append(contentsOf: keyPrefixes[words..<words + 2 * count])
         // `keyEntries` is only read for dictionaries sorted here: rows before are left zero.
@@ -573,7 +545,7 @@ private struct XMLScan {
             keyEntries.append(contentsOf: repeatElement(0, count: words / 2 + count - keyEntries.count))
         }
         for (row, key) in sorted.enumerated() {
-            let entry = Int(UInt32(truncatingIfNeeded: key))
+            let entry = [UInt128].index(key)
             keyPrefixes[words + 2 * row] = keyRows[2 * entry]
             keyPrefixes[words + 2 * row + 1] = keyRows[2 * entry + 1]
             keyEntries[words / 2 + row] = UInt32(entry)
@@ -583,16 +555,12 @@ private struct XMLScan {
     /// The byte order of the texts at `first` and `second`, whose first `start` bytes are known
     /// to agree (as far as both go): negative, zero or positive.
     static func order(_ bytes: Span<UInt8>, _ first: Range<Int>, _ second: Range<Int>, from start: Int = 0) -> Int {
-        for offset in start..<max(start, min(first.count, second.count))
-        where bytes[first.lowerBound + offset] != bytes[second.lowerBound + offset] {
-            return Int(bytes[first.lowerBound + offset]) - Int(bytes[second.lowerBound + offset])
-        }
-        return first.count - second.count
+        bytes.extracting(first).byteOrder(bytes.extracting(second), from: start)
     }
 
     /// Whether `key` is `CF$UID` (escaped or not).
     static func isUIDKey(_ bytes: Span<UInt8>, _ key: XMLTable.Node) -> Bool {
-        guard key.flags & XMLTable.Node.escaped == 0 else {
+        guard !key.flags.contains(.escaped) else {
             return XMLText.unescaped(bytes.extracting(key.text)) == Array("CF$UID".utf8)
         }
         let text = key.text
@@ -605,7 +573,7 @@ private struct XMLScan {
     func keyText(_ bytes: Span<UInt8>, _ node: Int) -> String {
         let entry = nodes[node]
         let raw = bytes.extracting(entry.text)
-        guard entry.flags & XMLTable.Node.escaped != 0 else { return XMLScalars.string(raw) }
+        guard entry.flags.contains(.escaped) else { return XMLScalars.string(raw) }
         return String(decoding: XMLText.unescaped(raw), as: UTF8.self)
     }
 
@@ -669,8 +637,8 @@ private struct XMLScan {
 
     /// The text of a leaf up to the next `<`: checks the characters and references, and says
     /// whether the text must be unescaped (references, carriage returns) and holds non-ASCII.
-    mutating func text(_ bytes: Span<UInt8>) throws(Decline) -> UInt8 {
-        var flags: UInt8 = 0
+    mutating func text(_ bytes: Span<UInt8>) throws(Decline) -> XMLTable.Node.Flags {
+        var flags: XMLTable.Node.Flags = []
         var index = position
         while index < bytes.count {
             // Eight bytes at a time up to the first that needs a look.
@@ -693,7 +661,7 @@ private struct XMLScan {
             if byte == 0x3C { break }
             if byte == 0x26 {
                 guard let (_, end) = XMLText.reference(bytes, at: index) else { throw Decline() }
-                flags |= XMLTable.Node.escaped
+                flags.insert(.escaped)
                 index = end
             } else if byte == 0x5D {
                 // `]]>` may not appear in text.
@@ -702,13 +670,13 @@ private struct XMLScan {
             } else if byte == 0x09 || byte == 0x0A {
                 index += 1
             } else if byte == 0x0D {
-                flags |= XMLTable.Node.escaped
+                flags.insert(.escaped)
                 index += 1
             } else if byte < 0x20 {
                 throw Decline()
             } else {
                 guard let end = XMLText.endOfUTF8Character(bytes, at: index) else { throw Decline() }
-                flags |= XMLTable.Node.nonASCII
+                flags.insert(.nonASCII)
                 index = end
             }
         }

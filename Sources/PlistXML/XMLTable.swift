@@ -22,14 +22,15 @@ package final class XMLTable: IndexedPlist {
     /// One value. Invariant (set by the scanner): for `string` and `data`, `start..<end` is the
     /// raw text in the document; for `key`, `start..<start + keyLength`, and `end` holds its
     /// first 8 bytes big-endian (zeros after a shorter key), which orders keys as their bytes
-    /// do (XML text holds no NUL), or for a `longKey` its length; for `dictionary` and `array`, `start` is where the children
-    /// are in `children` and the low 32 bits of `end` how many entries or elements there are
+    /// do (XML text holds no NUL), or for a `longKey` its length; for `dictionary` and `array`,
+    /// `start` is where the children are in `children` and the low 32 bits of `end` how many
+    /// entries or elements there are
     /// (for a dictionary, the high 32 bits say where its keys' prefixes are in `keyPrefixes`);
     /// for `integer`, `end` is the bit pattern (`negative` in the flags), for `real` and `date`
     /// the bits of the `Double`.
     struct Node: BitwiseCopyable {
         var kind: Kind
-        var flags: UInt8
+        var flags: Flags
         var keyLength: UInt16 = 0
         var start: UInt32
         var end: UInt64
@@ -40,7 +41,7 @@ package final class XMLTable: IndexedPlist {
         /// Where the raw text of a `key`, `string` or `data` node is.
         var text: Range<Int> {
             guard kind == .key else { return Int(start)..<Int(end) }
-            return Int(start)..<Int(start) + (flags & Self.longKey != 0 ? Int(end) : Int(keyLength))
+            return Int(start)..<Int(start) + (flags.contains(.longKey) ? Int(end) : Int(keyLength))
         }
 
         /// The first 8 bytes of `text`, big-endian, zeros after a shorter text.
@@ -63,29 +64,34 @@ package final class XMLTable: IndexedPlist {
             return word << 8 | UInt64(min(text.count, 255))
         }
 
-        /// The text holds `&` or a carriage return: unescape it before use.
-        static let escaped: UInt8 = 1
-        /// The text holds bytes outside ASCII.
-        static let nonASCII: UInt8 = 2
-        /// A dictionary whose keys are unescaped ASCII in strictly ascending byte order.
-        static let sortedKeys: UInt8 = 4
-        /// A dictionary whose keys are unescaped ASCII, not in order: its rows of `keyPrefixes`
-        /// are in ascending byte order of the keys, and `keyEntries` says whose they are.
-        static let indexedKeys: UInt8 = 16
-        /// A dictionary of at most `XMLScan.unsortedKeyLimit` keys, unescaped ASCII, all
-        /// different, not in order: its rows of `keyPrefixes` are in document order, and a key
-        /// is found by reading them one after another. (Sorting the few keys of every record cost
-        /// more than that.)
-        static let unsortedKeys: UInt8 = 128
-        /// An integer below zero.
-        static let negative: UInt8 = 8
-        /// A key of more than 65,535 bytes: `end` holds its length, not its first 8 bytes, and
-        /// its dictionary's keys are compared as strings.
-        static let longKey: UInt8 = 64
-        /// A dictionary of a table for `plist()` whose keys are escaped or not ASCII: a key may
-        /// be repeated (the same scalars, once unescaped), which takes its first place and its
-        /// last value.
-        static let uncheckedKeys: UInt8 = 32
+        /// What the scanner found of a node, beside its kind.
+        struct Flags: OptionSet, BitwiseCopyable {
+            let rawValue: UInt8
+
+            /// The text holds `&` or a carriage return: unescape it before use.
+            static let escaped = Flags(rawValue: 1 << 0)
+            /// The text holds bytes outside ASCII.
+            static let nonASCII = Flags(rawValue: 1 << 1)
+            /// A dictionary whose keys are unescaped ASCII in strictly ascending byte order.
+            static let sortedKeys = Flags(rawValue: 1 << 2)
+            /// An integer below zero.
+            static let negative = Flags(rawValue: 1 << 3)
+            /// A dictionary whose keys are unescaped ASCII, not in order: its rows of `keyPrefixes`
+            /// are in ascending byte order of the keys, and `keyEntries` says whose they are.
+            static let indexedKeys = Flags(rawValue: 1 << 4)
+            /// A dictionary of a table for `plist()` whose keys are escaped or not ASCII: a key may
+            /// be repeated (the same scalars, once unescaped), which takes its first place and its
+            /// last value.
+            static let uncheckedKeys = Flags(rawValue: 1 << 5)
+            /// A key of more than 65,535 bytes: `end` holds its length, not its first 8 bytes, and
+            /// its dictionary's keys are compared as strings.
+            static let longKey = Flags(rawValue: 1 << 6)
+            /// A dictionary of at most `XMLScan.unsortedKeyLimit` keys, unescaped ASCII, all
+            /// different, not in order: its rows of `keyPrefixes` are in document order, and a key
+            /// is found by reading them one after another. (Sorting the few keys of every record cost
+            /// more than that.)
+            static let unsortedKeys = Flags(rawValue: 1 << 7)
+        }
     }
 
     /// The document's bytes (an array: `Data`'s `span` checked exclusive access at every read,
@@ -220,7 +226,7 @@ package final class XMLTable: IndexedPlist {
     package func isNull(_ node: Int) -> Bool {
         let entry = nodes[node]
         guard entry.kind == .string else { return false }
-        guard entry.flags & Node.escaped == 0 else { return text(entry) == "$null" }
+        guard !entry.flags.contains(.escaped) else { return text(entry) == "$null" }
         guard entry.text.count == 5 else { return false }
         let storage = document
         let bytes = storage.span
@@ -252,7 +258,7 @@ package final class XMLTable: IndexedPlist {
         for offset in stride(from: first, to: last, by: 64) { sum &+= bytes[offset] }
         // The nodes of its keys and scalar values follow the dictionary's, four to a line.
         let lastNode = Int(children[entries.base + 2 * entries.count - 1])
-        for index in stride(from: entries.node + 1, through: lastNode, by: 4) { sum &+= nodes[index].flags }
+        for index in stride(from: entries.node + 1, through: lastNode, by: 4) { sum &+= nodes[index].flags.rawValue }
         // Its keys' prefixes, eight words to a line.
         for index in stride(from: keyWords, to: keyWords + 2 * entries.count, by: 8) {
             sum &+= UInt8(truncatingIfNeeded: keyPrefixes[index])
@@ -289,7 +295,7 @@ package final class XMLTable: IndexedPlist {
         let wanted = text.span
         let prefix = Node.prefix(wanted)
         let dictionary = nodes[entries.node]
-        guard isASCII, dictionary.flags & (Node.sortedKeys | Node.indexedKeys | Node.unsortedKeys) != 0 else {
+        guard isASCII, !dictionary.flags.isDisjoint(with: [.sortedKeys, .indexedKeys, .unsortedKeys]) else {
             // Escaped or non-ASCII keys (or a wanted key that is not ASCII): compared one by one.
             if hint < entries.count, matches(keyAt: entries.base + 2 * hint, wanted, prefix, key, isASCII) {
                 return hint
@@ -305,7 +311,7 @@ package final class XMLTable: IndexedPlist {
         // sharing those bytes. (The compiler makes each step a branch; a step in arithmetic
         // alone, with no branch to mispredict, measured 2–5 % slower over Codable XML decoding.)
         let words = Int(dictionary.end >> 32)
-        if dictionary.flags & Node.unsortedKeys != 0 {
+        if dictionary.flags.contains(.unsortedKeys) {
             if hint < entries.count, compare(nodes[Int(children[entries.base + 2 * hint])], wanted, prefix) == 0 {
                 return hint
             }
@@ -320,7 +326,7 @@ package final class XMLTable: IndexedPlist {
         }
         let second = Node.secondWord(wanted)
         let count = UInt64(min(wanted.count, 255))
-        let isSorted = dictionary.flags & Node.sortedKeys != 0
+        let isSorted = dictionary.flags.contains(.sortedKeys)
         if hint < entries.count {
             if isSorted {
                 if keyPrefixes[words + 2 * hint] == prefix, keyPrefixes[words + 2 * hint + 1] == second,
@@ -365,7 +371,7 @@ package final class XMLTable: IndexedPlist {
         _ isASCII: Bool
     ) -> Bool {
         let entry = nodes[Int(children[child])]
-        guard isASCII, entry.flags & (Node.escaped | Node.nonASCII | Node.longKey) == 0 else {
+        guard isASCII, entry.flags.isDisjoint(with: [.escaped, .nonASCII, .longKey]) else {
             return text(entry) == key
         }
         return compare(entry, wanted, prefix) == 0
@@ -380,27 +386,24 @@ package final class XMLTable: IndexedPlist {
         let storage = document
         let bytes = storage.span
         let start = Int(entry.start)
-        for index in 8..<min(count, wanted.count) where bytes[start + index] != wanted[index] {
-            return Int(bytes[start + index]) - Int(wanted[index])
-        }
-        return count - wanted.count
+        return bytes.extracting(start..<start + count).byteOrder(wanted, from: 8)
     }
 
     private func integer(_ entry: Node) -> PlistInteger {
-        entry.flags & Node.negative != 0 ? PlistInteger(Int64(bitPattern: entry.end)) : PlistInteger(entry.end)
+        entry.flags.contains(.negative) ? PlistInteger(Int64(bitPattern: entry.end)) : PlistInteger(entry.end)
     }
 
     /// The text of a key or string node.
     private func text(_ entry: Node) -> String {
         let storage = document
         let raw = storage.span.extracting(entry.text)
-        guard entry.flags & Node.escaped == 0 else { return String(decoding: XMLText.unescaped(raw), as: UTF8.self) }
+        guard !entry.flags.contains(.escaped) else { return String(decoding: XMLText.unescaped(raw), as: UTF8.self) }
         // SAFETY: the scanner checked every byte of the text: ASCII, or part of a character
         // `XMLText.endOfUTF8Character` found to be UTF-8 (it declines the document otherwise),
         // and it flags the text `nonASCII` when it meets a byte above 0x7F. Checking again
         // here cost 2 % of Codable XML decoding.
-        assert(Self.isUTF8(raw, ascii: entry.flags & Node.nonASCII == 0))
-        let text = unsafe UTF8Span(unchecked: raw, isKnownASCII: entry.flags & Node.nonASCII == 0)
+        assert(Self.isUTF8(raw, ascii: !entry.flags.contains(.nonASCII)))
+        let text = unsafe UTF8Span(unchecked: raw, isKnownASCII: !entry.flags.contains(.nonASCII))
         return String(copying: text)
     }
 
@@ -413,7 +416,7 @@ package final class XMLTable: IndexedPlist {
     private func data(_ entry: Node) -> Data {
         let storage = document
         let raw = storage.span.extracting(entry.text)
-        guard entry.flags & Node.escaped == 0 else { return XMLScalars.base64(XMLText.unescaped(raw).span) }
+        guard !entry.flags.contains(.escaped) else { return XMLScalars.base64(XMLText.unescaped(raw).span) }
         return XMLScalars.base64(raw)
     }
 
@@ -449,7 +452,7 @@ package final class XMLTable: IndexedPlist {
                     // With `uncheckedKeys` a repeated key (the same scalars) keeps its first place
                     // and takes its last value, as in the libxml2 reader (`XMLTreeBuilder`);
                     // otherwise the scanner declined documents with a repeated key here.
-                    let areUnique = entry.flags & Node.uncheckedKeys == 0
+                    let areUnique = !entry.flags.contains(.uncheckedKeys)
                     built[node] = .dictionary(keySets.dictionary(keys: keys, values: values, areUnique: areUnique))
                 }
             case .key:

@@ -9,8 +9,14 @@ import Testing
 /// the same.
 @Suite struct ASCIIStartTests {
     static func agree(_ bytes: [UInt8], sourceLocation: SourceLocation = #_sourceLocation) -> Bool {
-        guard let quick = ASCIIStart.detect(bytes.span) else { return false }
-        #expect(quick == PlistFormat.detectByDecoding(bytes.span), "\(bytes.prefix(64))", sourceLocation: sourceLocation)
+        let quick: PlistFormat?
+        switch ASCIIStart.detect(bytes.span) {
+        case .undecided: return false
+        case .notAPropertyList: quick = nil
+        case .format(let format): quick = format
+        }
+        #expect(
+            quick == PlistFormat.detectByDecoding(bytes.span), "\(bytes.prefix(64))", sourceLocation: sourceLocation)
         return true
     }
 
@@ -18,15 +24,20 @@ import Testing
     /// byte-order marks, XML starts, JSON and OpenStep punctuation, escapes, non-ASCII and
     /// invalid UTF-8, control characters.
     @Test func agreesOnRandomStarts() {
-        let pieces: [[UInt8]] = [
-            " ", "\t", "\n", "\r", "\u{0B}", "\u{0C}", "\u{A0}", "\u{85}", "\u{2028}", "<?xml", "<!DOCTYPE", "<plist>",
-            "<dict/>", "<data>", "<0fbd>", "<", "[", "{", "}", "\"", "\\", ":", "=", ";", "key", "é", "😀", "\u{1C}",
-            "\u{7F}", "x",
-        ].map { Array($0.utf8) } + [[0xEF, 0xBB, 0xBF], [0xFE, 0xFF], [0xFF, 0xFE], [0x00], [0x80], [0xC3], [0xE2, 0x80], [0xFF]]
+        let pieces: [[UInt8]] =
+            [
+                " ", "\t", "\n", "\r", "\u{0B}", "\u{0C}", "\u{A0}", "\u{85}", "\u{2028}", "<?xml", "<!DOCTYPE",
+                "<plist>",
+                "<dict/>", "<data>", "<0fbd>", "<", "[", "{", "}", "\"", "\\", ":", "=", ";", "key", "é", "😀", "\u{1C}",
+                "\u{7F}", "x",
+            ].map { Array($0.utf8) } + [
+                [0xEF, 0xBB, 0xBF], [0xFE, 0xFF], [0xFF, 0xFE], [0x00], [0x80], [0xC3], [0xE2, 0x80], [0xFF],
+            ]
         var random = SeededRandom(seed: 4096)
         var decided = 0
         for _ in 0..<20_000 {
-            let bytes = (0..<Int.random(in: 1...8, using: &random)).flatMap { _ in pieces.randomElement(using: &random)! }
+            let bytes = (0..<Int.random(in: 1...8, using: &random)).flatMap { _ in pieces.randomElement(using: &random)!
+            }
             if Self.agree(bytes) { decided += 1 }
         }
         #expect(decided > 5_000)
@@ -37,7 +48,10 @@ import Testing
         var decided = 0
         for length in 4_085...4_100 {
             let key = Array(repeating: UInt8(ascii: "a"), count: length - 6)
-            for bytes in [Array("{\"".utf8) + key + Array("\": 1}".utf8), Array(repeating: 0x20, count: length) + [UInt8(ascii: "<")]] {
+            for bytes in [
+                Array("{\"".utf8) + key + Array("\": 1}".utf8),
+                Array(repeating: 0x20, count: length) + [UInt8(ascii: "<")],
+            ] {
                 if Self.agree(bytes) { decided += 1 }
             }
         }

@@ -180,7 +180,8 @@ import Testing
                 replaced["k1"] = "again"
                 expected[name] = .dictionary(replaced)
             } else {
-                let value: Plist = step % 3 == 0 ? .data(Data(repeating: UInt8(step % 256), count: 600)) : .integer(PlistInteger(step))
+                let value: Plist =
+                    step % 3 == 0 ? .data(Data(repeating: UInt8(step % 256), count: 600)) : .integer(PlistInteger(step))
                 try writer.append(value)
                 expected[name] = value
             }

@@ -111,7 +111,9 @@ import Testing
 
         let value = try read(builder.bytes())
         var expected = PlistDictionary()
-        for (index, key) in keyRefs.enumerated() { expected["key\(key == repeatedKey ? count / 2 : key - firstKey)"] = Plist(index) }
+        for (index, key) in keyRefs.enumerated() {
+            expected["key\(key == repeatedKey ? count / 2 : key - firstKey)"] = Plist(index)
+        }
         #expect(value[0] == .dictionary(expected))
         #expect(value[0]?.dictionary?.keys.elementsEqual(expected.keys) == true)
         #expect(expected.count == count)

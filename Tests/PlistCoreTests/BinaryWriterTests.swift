@@ -1,6 +1,7 @@
 import Foundation
-@testable import PlistCore
 import Testing
+
+@testable import PlistCore
 
 /// The binary writer: exact bytes, uniquing, the smallest widths, and its limits.
 @Suite struct BinaryWriterTests {
@@ -78,7 +79,9 @@ import Testing
         var shared: [Plist] = []
         var unshared: [Plist] = []
         for index in 0..<50 {
-            let sharing = first.mapValues { value -> Plist in value.integer != nil ? .integer(PlistInteger(index)) : value }
+            let sharing = first.mapValues { value -> Plist in
+                value.integer != nil ? .integer(PlistInteger(index)) : value
+            }
             #expect(StorageIdentity(keysOf: sharing) == StorageIdentity(keysOf: first))
             let own = PlistDictionary(uniqueKeysWithValues: zip(sharing.keys.map { String($0) }, sharing.values))
             // Same key texts in another order, and a subset: key objects are per text, not per set.

@@ -23,11 +23,15 @@ import Testing
             }
         }
         #expect(same({ try flat.xmlBytes(options: .init()) }, { try value.xmlBytes() }), comment)
-        #expect(same({ try flat.xmlBytes(options: Self.unsorted) }, { try value.xmlBytes(options: Self.unsorted) }), comment)
+        #expect(
+            same({ try flat.xmlBytes(options: Self.unsorted) }, { try value.xmlBytes(options: Self.unsorted) }), comment
+        )
         // Written by threads (`XMLParts`), which a value this small never is otherwise.
         #expect(same({ try flat.xmlBytes(options: .init(), threads: 3) }, { try value.xmlBytes() }), comment)
         #expect(
-            same({ try flat.xmlBytes(options: Self.unsorted, threads: 2) }, { try value.xmlBytes(options: Self.unsorted) }),
+            same(
+                { try flat.xmlBytes(options: Self.unsorted, threads: 2) },
+                { try value.xmlBytes(options: Self.unsorted) }),
             comment)
     }
 
@@ -52,7 +56,9 @@ import Testing
     /// its scalar bytes): equal data stored once, sizes on both sides of the limit.
     @Test func largeDataIsWrittenAsSmallDataIs() throws {
         let limit = 256  // ObjectTable.largeDataSize
-        func data(_ count: Int, _ seed: UInt8) -> Plist { .data(Data((0..<count).map { UInt8(truncatingIfNeeded: $0) &+ seed })) }
+        func data(_ count: Int, _ seed: UInt8) -> Plist {
+            .data(Data((0..<count).map { UInt8(truncatingIfNeeded: $0) &+ seed }))
+        }
         let shared = data(limit, 1)
         let value: Plist = [
             "a": shared, "b": data(limit - 1, 1), "c": data(limit, 1), "d": data(limit, 2), "e": [shared, shared],

@@ -63,7 +63,8 @@ import Testing
         #expect(try read(#""\UD83D\UDE00""#).string == "\u{1F600}")
         // A lone surrogate is refused where its escape starts, as binary and JSON refuse one.
         for (text, column) in [(#""\UD83Dx""#, 2), (#""\UDE00""#, 2), (#""ab\UD800""#, 4), (#""\UD83D\U0041""#, 2)] {
-            #expect(throws: PlistError(.invalidUTF16, at: column - 1, position: TextPosition(line: 1, column: column))) {
+            #expect(throws: PlistError(.invalidUTF16, at: column - 1, position: TextPosition(line: 1, column: column)))
+            {
                 try read(text)
             }
         }

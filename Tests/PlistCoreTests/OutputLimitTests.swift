@@ -52,7 +52,9 @@ import Testing
         for _ in 0..<64 { value = [value, value] }
         expectRefusedQuickly { () throws(PlistError) in try value.xmlBytes() }
         expectRefusedQuickly { () throws(PlistError) in try value.jsonBytes() }
-        let dictionaries = (0..<64).reduce(Plist.dictionary(["a": 1, "b": "two"])) { inner, _ in ["x": inner, "y": inner] }
+        let dictionaries = (0..<64).reduce(Plist.dictionary(["a": 1, "b": "two"])) { inner, _ in
+            ["x": inner, "y": inner]
+        }
         expectRefusedQuickly { () throws(PlistError) in try dictionaries.openStepBytes() }
     }
 

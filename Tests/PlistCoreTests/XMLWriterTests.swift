@@ -167,7 +167,9 @@ import Testing
         ] as [(Double, String)])
     func refusesDatesOutsideTheYears1To9999(seconds: Double, what: String) throws {
         let date = Plist.date(Date(timeIntervalSinceReferenceDate: seconds))
-        #expect(throws: PlistError(.unrepresentable(keyPath: "", type: String(what.dropFirst(2)), format: "XML"), at: 0)) {
+        #expect(
+            throws: PlistError(.unrepresentable(keyPath: "", type: String(what.dropFirst(2)), format: "XML"), at: 0)
+        ) {
             try date.xmlBytes()
         }
         let nested: Plist = ["a": [1, ["b": date]]]
@@ -231,7 +233,8 @@ import Testing
         #expect(
             try body([controls: "v"])
                 == "<dict>\n\t<key>&#0;&#1;&#2;&#3;&#4;&#5;&#6;&#7;&#8;\t\n&#11;&#12;&#13;&#14;&#15;&#16;&#17;&#18;"
-                + "&#19;&#20;&#21;&#22;&#23;&#24;&#25;&#26;&#27;&#28;&#29;&#30;&#31;</key>\n\t<string>v</string>\n</dict>")
+                + "&#19;&#20;&#21;&#22;&#23;&#24;&#25;&#26;&#27;&#28;&#29;&#30;&#31;</key>\n\t<string>v</string>\n</dict>"
+        )
     }
 
     /// Escapes are found eight bytes at a time: one at every place of a word, or several in

@@ -1,7 +1,8 @@
 import Foundation
-@testable import PlistXML
 import PropertyBased
 import Testing
+
+@testable import PlistXML
 
 /// The line-by-line base64 reader (`XMLScalars.base64`, strict lines through swift-extras-base64)
 /// gives what the lenient reference (`XMLScalars.lenientBase64`) gives, on text shaped as writers
@@ -21,7 +22,10 @@ import Testing
             }
             switch Int.random(in: 0..<200, using: &rng) {
             case 0: text.append(UInt8(ascii: "="))
-            case 1: text.append([UInt8(ascii: "*"), 0x00, 0xC3, UInt8(ascii: "-"), UInt8(ascii: "_")][Int.random(in: 0..<5, using: &rng)])
+            case 1:
+                text.append(
+                    [UInt8(ascii: "*"), 0x00, 0xC3, UInt8(ascii: "-"), UInt8(ascii: "_")][
+                        Int.random(in: 0..<5, using: &rng)])
             case 2: text.append(0x09)
             default: text.append(alphabet[Int.random(in: 0..<64, using: &rng)])
             }

@@ -1,9 +1,10 @@
 import Foundation
-@testable import PlistCore
-@testable import PlistXML
 import PropertyBased
 import TestSupport
 import Testing
+
+@testable import PlistCore
+@testable import PlistXML
 
 /// Streaming XML to binary (libxml2's push parser into `BinaryPlistStreamWriter`) reads every
 /// document to the value the in-memory reader gives, in chunks of any size, with its rules
@@ -35,7 +36,8 @@ import Testing
         let actual = Result { () throws(PlistError) in try Plist(binary: try streamed(xml, chunk: chunk)) }
         switch (expected, actual) {
         case (.success(let value), .success(let back)):
-            #expect(back.isIdentical(to: value), "\(String(decoding: xml, as: UTF8.self))", sourceLocation: sourceLocation)
+            #expect(
+                back.isIdentical(to: value), "\(String(decoding: xml, as: UTF8.self))", sourceLocation: sourceLocation)
         case (.success, .failure(let streamedError)) where streamedError.message.contains("xmlParseCharRef"):
             // A reference to a character XML 1.0 forbids (`&#8;`, which our writer uses for
             // control characters) is read by the scanner but not by libxml2, which streaming
@@ -44,12 +46,19 @@ import Testing
         case (.failure(let error), .failure(let streamedError)) where error.code == .malformedXML:
             // libxml2's push parser words some XML errors differently and may place them a
             // character or a line apart (COMPATIBILITY.md); the errors of the grammar are the same.
-            #expect(streamedError.code == .malformedXML, "\(streamedError) against \(error)", sourceLocation: sourceLocation)
+            #expect(
+                streamedError.code == .malformedXML, "\(streamedError) against \(error)", sourceLocation: sourceLocation
+            )
             let line = try? #require(streamedError.position?.line, sourceLocation: sourceLocation)
-            #expect(abs((line ?? 0) - (error.position?.line ?? 0)) <= 1, "\(streamedError) against \(error)", sourceLocation: sourceLocation)
+            #expect(
+                abs((line ?? 0) - (error.position?.line ?? 0)) <= 1, "\(streamedError) against \(error)",
+                sourceLocation: sourceLocation)
         case (.failure(let error), .failure(let streamedError)):
-            #expect(streamedError.code == error.code, "\(streamedError) against \(error)", sourceLocation: sourceLocation)
-            #expect(streamedError.position == error.position, "\(streamedError) against \(error)", sourceLocation: sourceLocation)
+            #expect(
+                streamedError.code == error.code, "\(streamedError) against \(error)", sourceLocation: sourceLocation)
+            #expect(
+                streamedError.position == error.position, "\(streamedError) against \(error)",
+                sourceLocation: sourceLocation)
             if error.position != nil {
                 #expect(streamedError.description == error.description, sourceLocation: sourceLocation)
             }
@@ -134,7 +143,8 @@ import Testing
     /// inside an element says so.
     @Test func truncationsFail() throws {
         let xml = Self.document(
-            "<dict><key>a</key><array><integer>1</integer><string>x</string></array><key>b</key><data>AAEC</data></dict>")
+            "<dict><key>a</key><array><integer>1</integer><string>x</string></array><key>b</key><data>AAEC</data></dict>"
+        )
         var premature = 0
         for length in 1..<xml.count - 1 {
             let cut = Array(xml[..<length])

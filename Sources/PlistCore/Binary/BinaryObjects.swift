@@ -14,7 +14,7 @@
 /// distinct ASCII strings (all of them, in files that CoreFoundation and this package write).
 package final class BinaryObjects: IndexedPlist {
     private let bytes: [UInt8]
-    private let trailer: BinaryTrailer
+    private let layout: BinaryLayout
     private let budget: ReadBudget
     /// Per object: 0 unless it is a dictionary, reachable from the top, whose keys are distinct
     /// valid ASCII strings (other dictionaries are read as `IndexedDictionary.listed`); for
@@ -31,35 +31,35 @@ package final class BinaryObjects: IndexedPlist {
     /// - Throws: `PlistError` for a file whose layout is broken, a cycle, or a limit exceeded.
     package init(_ bytes: [UInt8], options: PlistReadOptions) throws(PlistError) {
         self.bytes = bytes
-        trailer = try BinaryTrailer(bytes.span, maxObjects: options.maxObjects)
+        layout = try BinaryLayout(bytes.span, maxObjects: options.maxObjects)
         budget = ReadBudget(options)
         // The tree reader's walk, reading only the lengths of scalars: the scalars a type asks
         // for are read (and reported) by the decoder, at their coding paths.
         var weigher = ObjectDecoder(
-            trailer: trailer, options: options, slots: CountedSlots(trailer: trailer),
-            mode: CodableWeighing(trailer: trailer))
+            layout: layout, options: options, slots: CountedSlots(layout: layout),
+            mode: CodableWeighing(layout: layout))
         weigher.countReferences(bytes.span)
-        _ = try weigher.object(bytes.span, trailer.topObject, depth: 0)
+        _ = try weigher.object(bytes.span, layout.topObject, depth: 0)
         directDictionaries = weigher.mode.directDictionaries
         keyNumbers = weigher.mode.keyNumbers
         keyNumbering = weigher.mode.keyNumbering
     }
 
-    package var top: Int { trailer.topObject }
+    package var top: Int { layout.topObject }
 
     /// Where object `ref` starts in the file.
     package func offset(of ref: Int) -> Int {
         let bytes = self.bytes
-        return trailer.offset(of: ref, in: bytes.span)
+        return layout.offset(of: ref, in: bytes.span)
     }
 
     package func location(of node: Int) -> String { ", at byte \(offset(of: node))" }
 
     package func kind(of ref: Int) -> IndexedKind {
         let storage = self.bytes
-        return switch storage.span[offset(of: ref)] >> 4 {
-        case 0xA, 0xC: .array
-        case 0xD: .dictionary
+        return switch BinaryMarker.Kind(storage.span[offset(of: ref)]) {
+        case .array, .set: .array
+        case .dictionary: .dictionary
         default: .scalar
         }
     }
@@ -67,64 +67,66 @@ package final class BinaryObjects: IndexedPlist {
     package func isNull(_ ref: Int) -> Bool {
         let storage = self.bytes
         let bytes = storage.span
-        let offset = trailer.offset(of: ref, in: bytes)
-        return bytes[offset] == 0x55 && offset + 6 <= trailer.tableOffset && bytes[offset + 1] == 0x24
-            && bytes[offset + 2] == 0x6E && bytes[offset + 3] == 0x75 && bytes[offset + 4] == 0x6C
-            && bytes[offset + 5] == 0x6C
+        let offset = layout.offset(of: ref, in: bytes)
+        // The ASCII string "$null" (a keyed archive's null), marker and text.
+        let null: InlineArray<6, UInt8> = [BinaryMarker.Kind.asciiString.marker(low: 5), 0x24, 0x6E, 0x75, 0x6C, 0x6C]
+        return offset + 6 <= layout.tableOffset && bytes.extracting(offset..<offset + 6).hasSameBytes(as: null.span)
     }
 
     package func scalar(_ ref: Int) throws(PlistError) -> Plist? {
         let storage = self.bytes
         let bytes = storage.span
-        let offset = trailer.offset(of: ref, in: bytes)
+        let offset = layout.offset(of: ref, in: bytes)
         let marker = bytes[offset]
-        switch marker >> 4 {
-        case 0xA, 0xC, 0xD: return nil
+        switch BinaryMarker.Kind(marker) {
+        case .array, .set, .dictionary: return nil
         default:
             var scratch: [UInt8] = []
-            return try trailer.scalar(bytes, marker, at: offset, scratch: &scratch).value
+            return try layout.scalar(bytes, marker, at: offset, scratch: &scratch).value
         }
     }
 
     package func integer(_ ref: Int) -> PlistInteger? {
         let storage = self.bytes
         let bytes = storage.span
-        let offset = trailer.offset(of: ref, in: bytes)
+        let offset = layout.offset(of: ref, in: bytes)
         let marker = bytes[offset]
-        guard marker >> 4 == 0x1 else { return nil }
+        guard BinaryMarker.Kind(marker) == .integer else { return nil }
         // 1, 2 and 4-byte integers are unsigned, 8-byte ones signed; 16-byte ones take the long way.
-        guard marker <= 0x13 else { return try? trailer.integer(bytes, marker, at: offset) }
+        guard marker <= BinaryMarker.int64 else { return try? layout.integer(bytes, marker, at: offset) }
         let width = 1 << Int(marker & 0x0F)
-        guard width < trailer.tableOffset - offset else { return nil }
+        guard width < layout.tableOffset - offset else { return nil }
         let bits = readUInt(bytes, at: offset + 1, width: width)
-        return marker == 0x13 ? PlistInteger(Int64(bitPattern: bits)) : PlistInteger(bits)
+        return marker == BinaryMarker.int64 ? PlistInteger(Int64(bitPattern: bits)) : PlistInteger(bits)
     }
 
     package func real(_ ref: Int) -> Double? {
         let storage = self.bytes
         let bytes = storage.span
-        let offset = trailer.offset(of: ref, in: bytes)
+        let offset = layout.offset(of: ref, in: bytes)
         let marker = bytes[offset]
-        guard marker >> 4 == 0x2 else { return nil }
-        return try? trailer.real(bytes, marker, at: offset)
+        guard BinaryMarker.Kind(marker) == .real else { return nil }
+        return try? layout.real(bytes, marker, at: offset)
     }
 
     package func string(_ ref: Int) -> String? {
         let storage = self.bytes
         let bytes = storage.span
-        let offset = trailer.offset(of: ref, in: bytes)
+        let offset = layout.offset(of: ref, in: bytes)
         let marker = bytes[offset]
-        guard marker >> 4 == 0x5, let (count, start) = try? trailer.length(bytes, marker, at: offset, unit: 1) else {
+        guard BinaryMarker.Kind(marker) == .asciiString,
+            let (count, start) = try? layout.length(bytes, marker, at: offset, unit: 1)
+        else {
             return nil
         }
-        return try? trailer.asciiString(bytes, start, count)
+        return try? layout.asciiString(bytes, start, count)
     }
 
     package func bool(_ ref: Int) -> Bool? {
         let storage = self.bytes
         return switch storage.span[offset(of: ref)] {
-        case 0x08: false
-        case 0x09: true
+        case BinaryMarker.false: false
+        case BinaryMarker.true: true
         default: nil
         }
     }
@@ -132,23 +134,23 @@ package final class BinaryObjects: IndexedPlist {
     package func date(_ ref: Int) -> Double? {
         let storage = self.bytes
         let bytes = storage.span
-        let offset = trailer.offset(of: ref, in: bytes)
+        let offset = layout.offset(of: ref, in: bytes)
         let marker = bytes[offset]
-        guard marker == 0x33 else { return nil }
-        return try? trailer.date(bytes, marker, at: offset)
+        guard marker == BinaryMarker.date else { return nil }
+        return try? layout.date(bytes, marker, at: offset)
     }
 
     package func array(_ ref: Int, depth: Int) throws(PlistError) -> IndexedElements {
         let storage = self.bytes
         let bytes = storage.span
-        let offset = trailer.offset(of: ref, in: bytes)
+        let offset = layout.offset(of: ref, in: bytes)
         try budget.enter(depth: depth, at: offset)
-        let (count, start) = try trailer.length(bytes, bytes[offset], at: offset, unit: trailer.referenceSize)
+        let (count, start) = try layout.length(bytes, bytes[offset], at: offset, unit: layout.referenceSize)
         return IndexedElements(count: count, base: start)
     }
 
     package func element(_ index: Int, of elements: IndexedElements) -> Int {
-        reference(at: elements.base + index * trailer.referenceSize)
+        reference(at: elements.base + index * layout.referenceSize)
     }
 
     /// The entries of the dictionary `ref`, entered inside `depth` containers. A repeated key
@@ -156,24 +158,24 @@ package final class BinaryObjects: IndexedPlist {
     package func dictionary(_ ref: Int, depth: Int) throws(PlistError) -> IndexedDictionary {
         let storage = self.bytes
         let bytes = storage.span
-        let offset = trailer.offset(of: ref, in: bytes)
+        let offset = layout.offset(of: ref, in: bytes)
         try budget.enter(depth: depth, at: offset)
-        let (count, start) = try trailer.length(bytes, bytes[offset], at: offset, unit: 2 * trailer.referenceSize)
+        let (count, start) = try layout.length(bytes, bytes[offset], at: offset, unit: 2 * layout.referenceSize)
         if directDictionaries[ref] != 0 { return .entries(IndexedEntries(node: ref, count: count, base: start)) }
         var keys: [String] = []
         var values: [Int] = []
         var places: [String: Int] = [:]
         var scratch: [UInt8] = []
         for index in 0..<count {
-            let keyRef = try trailer.reference(bytes, at: start + index * trailer.referenceSize)
-            let keyOffset = trailer.offset(of: keyRef, in: bytes)
+            let keyRef = try layout.reference(bytes, at: start + index * layout.referenceSize)
+            let keyOffset = layout.offset(of: keyRef, in: bytes)
             let keyMarker = bytes[keyOffset]
-            guard keyMarker >> 4 == 0x5 || keyMarker >> 4 == 0x6,
-                case .string(let key) = try trailer.scalar(bytes, keyMarker, at: keyOffset, scratch: &scratch).value
+            guard BinaryMarker.Kind(keyMarker) == .asciiString || BinaryMarker.Kind(keyMarker) == .utf16String,
+                case .string(let key) = try layout.scalar(bytes, keyMarker, at: keyOffset, scratch: &scratch).value
             else {
                 throw PlistError(.nonStringKey(marker: keyMarker), at: keyOffset)
             }
-            let value = try trailer.reference(bytes, at: start + (count + index) * trailer.referenceSize)
+            let value = try layout.reference(bytes, at: start + (count + index) * layout.referenceSize)
             if let place = places[key] {
                 values[place] = value
             } else {
@@ -188,13 +190,13 @@ package final class BinaryObjects: IndexedPlist {
     package func key(_ index: Int, of entries: IndexedEntries) -> String {
         let storage = self.bytes
         let bytes = storage.span
-        let (start, count) = directKey(bytes, reference(at: entries.base + index * trailer.referenceSize))
+        let (start, count) = directKey(bytes, reference(at: entries.base + index * layout.referenceSize))
         // The weighing checked that the key is ASCII.
-        return (try? trailer.asciiString(bytes, start, count)) ?? ""
+        return (try? layout.asciiString(bytes, start, count)) ?? ""
     }
 
     package func value(_ index: Int, of entries: IndexedEntries) -> Int {
-        return reference(at: entries.base + (entries.count + index) * trailer.referenceSize)
+        return reference(at: entries.base + (entries.count + index) * layout.referenceSize)
     }
 
     package func entry(forKey key: String, in entries: IndexedEntries, hint: Int) -> (index: Int, value: Int)? {
@@ -212,7 +214,7 @@ package final class BinaryObjects: IndexedPlist {
         let storage = self.bytes
         let bytes = storage.span
         let wanted = text.span
-        let referenceSize = trailer.referenceSize
+        let referenceSize = layout.referenceSize
         // Where declaration order puts it, compared as bytes.
         if hint < entries.count,
             keyEquals(bytes, reference(at: entries.base + hint * referenceSize), wanted)
@@ -235,17 +237,15 @@ package final class BinaryObjects: IndexedPlist {
 
     private func keyEquals(_ bytes: Span<UInt8>, _ ref: Int, _ wanted: Span<UInt8>) -> Bool {
         let (start, count) = directKey(bytes, ref)
-        guard count == wanted.count else { return false }
-        for offset in 0..<count where bytes[start + offset] != wanted[offset] { return false }
-        return true
+        return bytes.extracting(start..<start + count).hasSameBytes(as: wanted)
     }
 
     /// Where the bytes of key `ref` of a direct dictionary are. Invariant: the weighing checked
     /// that it is a valid ASCII string (marker `0x5n`).
     private func directKey(_ bytes: Span<UInt8>, _ ref: Int) -> (start: Int, count: Int) {
-        let offset = trailer.offset(of: ref, in: bytes)
+        let offset = layout.offset(of: ref, in: bytes)
         let marker = bytes[offset]
-        guard marker & 0x0F == 0x0F else { return (offset + 1, Int(marker & 0x0F)) }
+        guard marker & 0x0F == BinaryMarker.countFollows else { return (offset + 1, Int(marker & 0x0F)) }
         let width = 1 << Int(bytes[offset + 1] & 0x0F)
         return (offset + 2 + width, Int(readUInt(bytes, at: offset + 2, width: width)))
     }
@@ -254,8 +254,8 @@ package final class BinaryObjects: IndexedPlist {
     /// reachable from the top was checked by the weighing.
     private func reference(at position: Int) -> Int {
         let bytes = self.bytes
-        let ref = Int(truncatingIfNeeded: readUInt(bytes.span, at: position, width: trailer.referenceSize))
-        precondition(ref >= 0 && ref < trailer.objectCount, "references were checked by the weighing")
+        let ref = Int(truncatingIfNeeded: readUInt(bytes.span, at: position, width: layout.referenceSize))
+        precondition(ref >= 0 && ref < layout.objectCount, "references were checked by the weighing")
         return ref
     }
 }
@@ -267,7 +267,7 @@ struct CodableWeighing: DecodingMode {
     static var buildsValues: Bool { false }
     static var checksScalars: Bool { false }
 
-    let trailer: BinaryTrailer
+    let layout: BinaryLayout
     /// Per object, as `BinaryObjects.directDictionaries`.
     var directDictionaries: [UInt128]
     /// Per object used as a key: -1 before it is first used, -2 when it is not a valid ASCII
@@ -278,13 +278,13 @@ struct CodableWeighing: DecodingMode {
     var keyLastSeen: [Int32] = []
     var dictionaryCount: Int32 = 0
 
-    init(trailer: BinaryTrailer) {
-        self.trailer = trailer
-        directDictionaries = Array(largeRepeating: 0, count: trailer.objectCount)
-        keyNumbers = Array(largeRepeating: -1, count: trailer.objectCount)
+    init(layout: BinaryLayout) {
+        self.layout = layout
+        directDictionaries = Array(largeRepeating: 0, count: layout.objectCount)
+        keyNumbers = Array(largeRepeating: -1, count: layout.objectCount)
     }
 
-    mutating func dictionary(_ bytes: Span<UInt8>, _ trailer: BinaryTrailer, _ ref: Int, start: Int, count: Int) {
+    mutating func dictionary(_ bytes: Span<UInt8>, _ layout: BinaryLayout, _ ref: Int, start: Int, count: Int) {
         directDictionaries[ref] = directKeys(bytes, start, count)
     }
 
@@ -298,24 +298,25 @@ struct CodableWeighing: DecodingMode {
         var mask: UInt128 = 1 << 127
         var position = start
         for _ in 0..<count {
-            let ref = readUInt(bytes, at: position, width: trailer.referenceSize)
-            guard ref < UInt64(trailer.objectCount) else { return 0 }
+            let ref = readUInt(bytes, at: position, width: layout.referenceSize)
+            guard ref < UInt64(layout.objectCount) else { return 0 }
             var number = keyNumbers[Int(ref)]
             if number == -1 { number = keyNumber(bytes, Int(ref)) }
             guard number >= 0, keyLastSeen[Int(number)] != dictionaryCount else { return 0 }
             keyLastSeen[Int(number)] = dictionaryCount
             mask |= 1 << UInt128(number % 127)
-            position += trailer.referenceSize
+            position += layout.referenceSize
         }
         return mask
     }
 
     /// Numbers key `ref`, met for the first time.
     private mutating func keyNumber(_ bytes: Span<UInt8>, _ ref: Int) -> Int32 {
-        let offset = trailer.offset(of: ref, in: bytes)
+        let offset = layout.offset(of: ref, in: bytes)
         let marker = bytes[offset]
-        guard marker >> 4 == 0x5, let (count, start) = try? trailer.length(bytes, marker, at: offset, unit: 1),
-            (try? trailer.checkASCII(bytes, start, count)) != nil
+        guard BinaryMarker.Kind(marker) == .asciiString,
+            let (count, start) = try? layout.length(bytes, marker, at: offset, unit: 1),
+            (try? layout.checkASCII(bytes, start, count)) != nil
         else {
             keyNumbers[ref] = -2
             return -2

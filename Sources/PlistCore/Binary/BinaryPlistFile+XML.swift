@@ -50,7 +50,7 @@ extension BinaryPlistFile {
     ///   than `maxObjects` with other problems too, possibly another of them), with its byte offset.
     public func check() throws(PlistError) {
         let storage = bytes
-        _ = try checked(storage.span, from: trailer.topObject, depth: 0)
+        _ = try checked(storage.span, from: layout.topObject, depth: 0)
     }
 
     /// Reads and checks the value `ref`, found inside `depth` containers, as `value(at:)` reads
@@ -58,20 +58,22 @@ extension BinaryPlistFile {
     /// of its objects it meets more than once.
     private func checked(_ span: Span<UInt8>, from ref: Int, depth: Int) throws(PlistError) -> SharedObjects {
         var pages = PageRelease(file: self)
-        guard ref == trailer.topObject, depth == 0 else {
+        guard ref == layout.topObject, depth == 0 else {
             var decoder = ObjectDecoder(
-                trailer: trailer, options: options, slots: TouchedSlots(),
+                layout: layout, options: options, slots: TouchedSlots(),
                 mode: CheckingObjects { pages.didRead(at: $0, $1) })
             _ = try decoder.object(span, ref, depth: depth)
             pages.release()
             return .all
         }
-        guard trailer.objectCount <= options.maxObjects else {
-            throw PlistError(.tooManyObjects(limit: options.maxObjects), at: span.count - BinaryTrailer.size + 8)
+        guard layout.objectCount <= options.maxObjects else {
+            throw PlistError(
+                .tooManyObjects(limit: options.maxObjects),
+                at: span.count - BinaryTrailer.size + BinaryTrailer.Field.objectCount)
         }
-        let slots = try BinaryReader.check(span, trailer, options: options) { pages.didRead(at: $0, $1) }
+        let slots = try BinaryReader.check(span, layout, options: options) { pages.didRead(at: $0, $1) }
         pages.release()
-        return .some(SharedObjects.Bits(trailer.objectCount) { slots.isShared($0) })
+        return .some(SharedObjects.Bits(layout.objectCount) { slots.isShared($0) })
     }
 }
 
@@ -140,7 +142,7 @@ private struct XMLStreamer {
     static let largestShape = 256
     static let mostShapes = 4096
 
-    var trailer: BinaryTrailer { file.trailer }
+    var layout: BinaryLayout { file.layout }
 
     init(file: BinaryPlistFile, shared: SharedObjects, sortsKeys: Bool, text: XMLOutput) {
         self.file = file
@@ -154,20 +156,20 @@ private struct XMLStreamer {
     mutating func value(
         _ span: Span<UInt8>, _ ref: Int, depth: Int, _ write: (_ chunk: [UInt8]) throws(PlistError) -> Void
     ) throws(PlistError) {
-        let offset = trailer.offset(of: ref, in: span)
+        let offset = layout.offset(of: ref, in: span)
         let marker = span[offset]
-        switch marker >> 4 {
-        case 0xA, 0xC:
-            let (count, start) = try trailer.length(span, marker, at: offset, unit: trailer.referenceSize)
-            pages.didRead(at: offset, count * trailer.referenceSize)
+        switch BinaryMarker.Kind(marker) {
+        case .array, .set:
+            let (count, start) = try layout.length(span, marker, at: offset, unit: layout.referenceSize)
+            pages.didRead(at: offset, count * layout.referenceSize)
             if try text.open("array", isEmpty: count == 0, depth: depth) {
                 for index in 0..<count {
-                    let child = try trailer.reference(span, at: start + index * trailer.referenceSize)
+                    let child = try layout.reference(span, at: start + index * layout.referenceSize)
                     try value(span, child, depth: depth + 1, write)
                 }
                 text.close("array", depth: depth)
             }
-        case 0xD:
+        case .dictionary:
             let entries = try self.entries(span, ref, marker, at: offset)
             if try isUIDForm(span, entries) {
                 throw PlistError(.unrepresentable(keyPath: "", type: XMLWriter.uidFormProblem, format: "XML"), at: 0)
@@ -181,7 +183,7 @@ private struct XMLStreamer {
                 text.close("dict", depth: depth)
             }
         default:
-            let (scalar, contentBytes) = try trailer.scalar(span, marker, at: offset, scratch: &scratch)
+            let (scalar, contentBytes) = try layout.scalar(span, marker, at: offset, scratch: &scratch)
             try text.scalar(scalar, depth: depth)
             pages.didRead(at: offset, contentBytes + 9)
         }
@@ -195,17 +197,18 @@ private struct XMLStreamer {
         _ span: Span<UInt8>, _ ref: Int, _ marker: UInt8, at offset: Int
     ) throws(PlistError) -> Entries {
         if let known = resolved[ref] { return known }
-        let referenceSize = trailer.referenceSize
-        let (count, start) = try trailer.length(span, marker, at: offset, unit: 2 * referenceSize)
+        let referenceSize = layout.referenceSize
+        let (count, start) = try layout.length(span, marker, at: offset, unit: 2 * referenceSize)
         pages.didRead(at: offset, 2 * count * referenceSize)
-        let shapeHash = count > 0 && count <= Self.largestShape ? referencesHash(span, start: start, count: count) : nil
+        let shapeHash =
+            count > 0 && count <= Self.largestShape ? layout.referencesHash(span, start: start, count: count) : nil
         if let shapeHash, let shape = shapes[shapeHash], shape.keys.count == count,
-            sameReferences(span, shape.start, start, count: count)
+            layout.sameReferences(span, shape.start, start, count: count)
         {
             var values: [Int] = []
             values.reserveCapacity(count)
             for index in 0..<count {
-                values.append(try trailer.reference(span, at: start + (count + index) * referenceSize))
+                values.append(try layout.reference(span, at: start + (count + index) * referenceSize))
             }
             return Entries(keys: shape.keys, values: values, order: shape.order)
         }
@@ -213,8 +216,8 @@ private struct XMLStreamer {
         entries.values.reserveCapacity(count)
         var repeats = false
         for index in 0..<count {
-            let key = try trailer.key(span, entry: index, start: start, scratch: &scratch)
-            let value = try trailer.reference(span, at: start + (count + index) * referenceSize)
+            let key = try layout.key(span, entry: index, start: start, scratch: &scratch)
+            let value = try layout.reference(span, at: start + (count + index) * referenceSize)
             if entries.keys.append(key.key) {
                 entries.values.append(value)
             } else if let place = entries.keys.index(of: key.key) {
@@ -231,31 +234,13 @@ private struct XMLStreamer {
         return entries
     }
 
-    /// A hash of the `count` key references at `start`.
-    private func referencesHash(_ span: Span<UInt8>, start: Int, count: Int) -> Int {
-        var hasher = Hasher()
-        hasher.combine(count)
-        var position = start
-        for _ in 0..<count {
-            hasher.combine(readUInt(span, at: position, width: trailer.referenceSize))
-            position += trailer.referenceSize
-        }
-        return hasher.finalize()
-    }
-
-    /// Whether the `count` references at `first` and at `second` are the same.
-    private func sameReferences(_ span: Span<UInt8>, _ first: Int, _ second: Int, count: Int) -> Bool {
-        span.extracting(first..<first + count * trailer.referenceSize)
-            .hasSameBytes(as: span.extracting(second..<second + count * trailer.referenceSize))
-    }
-
     /// Whether `entries` are what a UID is written as (`XMLWriter.isUIDForm`): one
     /// non-negative integer `CF$UID`, which XML cannot hold as a dictionary.
     private mutating func isUIDForm(_ span: Span<UInt8>, _ entries: Entries) throws(PlistError) -> Bool {
         guard entries.keys.count == 1, entries.keys[0] == "CF$UID" else { return false }
-        let offset = trailer.offset(of: entries.values[0], in: span)
-        guard span[offset] >> 4 == 0x1 else { return false }
-        return try trailer.integer(span, span[offset], at: offset).uint64 != nil
+        let offset = layout.offset(of: entries.values[0], in: span)
+        guard BinaryMarker.Kind(span[offset]) == .integer else { return false }
+        return try layout.integer(span, span[offset], at: offset).uint64 != nil
     }
 
     /// `error`, an `.unrepresentable` from writing the value `ref`, with the key path of the
@@ -275,17 +260,17 @@ private struct XMLStreamer {
         // Depth first with a stack of its own: values nest as deep as `maxDepth` allows.
         var stack: [(ref: Int, path: [String])] = [(ref, [])]
         while let (ref, path) = stack.popLast() {
-            let offset = trailer.offset(of: ref, in: span)
+            let offset = layout.offset(of: ref, in: span)
             let marker = span[offset]
-            switch marker >> 4 {
-            case 0xA, 0xC:
-                let (count, start) = try trailer.length(span, marker, at: offset, unit: trailer.referenceSize)
+            switch BinaryMarker.Kind(marker) {
+            case .array, .set:
+                let (count, start) = try layout.length(span, marker, at: offset, unit: layout.referenceSize)
                 for index in (0..<count).reversed() {
                     stack.append(
-                        (try trailer.reference(span, at: start + index * trailer.referenceSize), path + [String(index)])
+                        (try layout.reference(span, at: start + index * layout.referenceSize), path + [String(index)])
                     )
                 }
-            case 0xD:
+            case .dictionary:
                 let entries = try entries(span, ref, marker, at: offset)
                 if try isUIDForm(span, entries)
                     || entries.keys.keys.contains(where: { XMLWriter.problem(withKey: $0.utf8.span) != nil })
@@ -296,7 +281,7 @@ private struct XMLStreamer {
                     stack.append((entries.values[index], path + [entries.keys[index]]))
                 }
             default:
-                let scalar = try trailer.scalar(span, marker, at: offset, scratch: &scratch).value
+                let scalar = try layout.scalar(span, marker, at: offset, scratch: &scratch).value
                 if XMLWriter.problem(with: scalar, rules: .coreFoundation) != nil { return path }
             }
         }

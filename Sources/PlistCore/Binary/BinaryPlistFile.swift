@@ -25,7 +25,7 @@ public import Foundation
 /// article for what happens when another process truncates a mapped file.
 public final class BinaryPlistFile: Sendable {
     let bytes: Data
-    let trailer: BinaryTrailer
+    let layout: BinaryLayout
     let options: PlistReadOptions
     private let maxIndexedEntries: Int
     private let indexes = Mutex(DictionaryIndexes())
@@ -60,7 +60,7 @@ public final class BinaryPlistFile: Sendable {
         self.bytes = bytes
         let storage = bytes
         let didRead = releasePages.map { release in { release(storage) } }
-        trailer = try BinaryTrailer(bytes.span, maxObjects: .max, didRead: didRead)
+        layout = try BinaryLayout(bytes.span, maxObjects: .max, didRead: didRead)
         self.options = options
         self.maxIndexedEntries = maxIndexedEntries
         self.releasePages = releasePages
@@ -119,16 +119,16 @@ public final class BinaryPlistFile: Sendable {
         let storage = bytes
         let span = storage.span
         let place = try locate(span, Self.steps(path), plutil: true)
-        switch place.marker >> 4 {
-        case 0xA, 0xC:
-            _ = try trailer.length(span, place.marker, at: place.offset, unit: trailer.referenceSize)
+        switch BinaryMarker.Kind(place.marker) {
+        case .array, .set:
+            _ = try layout.length(span, place.marker, at: place.offset, unit: layout.referenceSize)
             return .array
-        case 0xD:
-            _ = try trailer.length(span, place.marker, at: place.offset, unit: 2 * trailer.referenceSize)
+        case .dictionary:
+            _ = try layout.length(span, place.marker, at: place.offset, unit: 2 * layout.referenceSize)
             return .dictionary
         default:
             var scratch: [UInt8] = []
-            return try trailer.scalar(span, place.marker, at: place.offset, scratch: &scratch).value.type
+            return try layout.scalar(span, place.marker, at: place.offset, scratch: &scratch).value.type
         }
     }
 
@@ -138,7 +138,7 @@ public final class BinaryPlistFile: Sendable {
         let storage = bytes
         let span = storage.span
         let place = try locate(span, steps, plutil: plutil)
-        var decoder = ObjectDecoder(trailer: trailer, options: options, slots: TouchedSlots(), mode: BuildingValues())
+        var decoder = ObjectDecoder(layout: layout, options: options, slots: TouchedSlots(), mode: BuildingValues())
         return try decoder.object(span, place.ref, depth: steps.count).value
     }
 
@@ -146,7 +146,7 @@ public final class BinaryPlistFile: Sendable {
         let storage = bytes
         let span = storage.span
         let place = try locate(span, steps, plutil: plutil)
-        guard place.marker >> 4 == 0xD else {
+        guard BinaryMarker.Kind(place.marker) == .dictionary else {
             throw PlistError(
                 .unexpectedType(
                     keyPath: Self.keyPath(steps).description, expected: "dictionary",
@@ -155,12 +155,12 @@ public final class BinaryPlistFile: Sendable {
         }
         var budget = ReadBudget(options)
         try budget.enter(depth: steps.count, at: place.offset)
-        let (count, start) = try trailer.length(span, place.marker, at: place.offset, unit: 2 * trailer.referenceSize)
+        let (count, start) = try layout.length(span, place.marker, at: place.offset, unit: 2 * layout.referenceSize)
         let keys = DictionaryKeys(minimumCapacity: count)
         var scratch: [UInt8] = []
         var pages = PageRelease(file: self)
         for index in 0..<count {
-            let (key, keyOffset, contentBytes) = try trailer.key(span, entry: index, start: start, scratch: &scratch)
+            let (key, keyOffset, contentBytes) = try layout.key(span, entry: index, start: start, scratch: &scratch)
             try budget.count(contentBytes: contentBytes, at: keyOffset)
             keys.append(key)
             pages.didRead(at: keyOffset, contentBytes + 9)
@@ -172,11 +172,11 @@ public final class BinaryPlistFile: Sendable {
         let storage = bytes
         let span = storage.span
         let place = try locate(span, steps, plutil: plutil)
-        switch place.marker >> 4 {
-        case 0xA, 0xC:
+        switch BinaryMarker.Kind(place.marker) {
+        case .array, .set:
             try ReadBudget(options).enter(depth: steps.count, at: place.offset)
-            return try trailer.length(span, place.marker, at: place.offset, unit: trailer.referenceSize).count
-        case 0xD:
+            return try layout.length(span, place.marker, at: place.offset, unit: layout.referenceSize).count
+        case .dictionary:
             return try keys(at: steps, plutil: plutil).count
         default:
             throw PlistError(
@@ -194,28 +194,28 @@ public final class BinaryPlistFile: Sendable {
     /// The object at the end of `steps`. With `plutil`, a key in an array is read as an index.
     func locate(_ span: Span<UInt8>, _ steps: [PlistPathStep], plutil: Bool) throws(PlistError) -> Place {
         let budget = ReadBudget(options)
-        var ref = trailer.topObject
-        var offset = trailer.offset(of: ref, in: span)
+        var ref = layout.topObject
+        var offset = layout.offset(of: ref, in: span)
         // The containers the path went through: meeting one again is a cycle.
         var passed: Set<Int> = []
         for (depth, step) in steps.enumerated() {
             let marker = span[offset]
             let next: Int?
-            switch marker >> 4 {
-            case 0xA, 0xC:
+            switch BinaryMarker.Kind(marker) {
+            case .array, .set:
                 try budget.enter(depth: depth, at: offset)
-                let (count, start) = try trailer.length(span, marker, at: offset, unit: trailer.referenceSize)
+                let (count, start) = try layout.length(span, marker, at: offset, unit: layout.referenceSize)
                 let index: Int? =
                     switch step {
                     case .index(let index): index
                     case .key(let key): plutil ? Int(key) : nil
                     }
                 if let index, index >= 0, index < count {
-                    next = try trailer.reference(span, at: start + index * trailer.referenceSize)
+                    next = try layout.reference(span, at: start + index * layout.referenceSize)
                 } else {
                     next = nil
                 }
-            case 0xD:
+            case .dictionary:
                 try budget.enter(depth: depth, at: offset)
                 if case .key(let key) = step {
                     next = try lookUp(key, span, ref, marker, at: offset)
@@ -231,7 +231,7 @@ public final class BinaryPlistFile: Sendable {
                 throw PlistError(.noValueAtKeyPath(Self.keyPath(steps.prefix(depth + 1)).description), at: 0)
             }
             passed.insert(ref)
-            let nextOffset = trailer.offset(of: next, in: span)
+            let nextOffset = layout.offset(of: next, in: span)
             guard !passed.contains(next) else { throw PlistError(.cycle(object: next), at: nextOffset) }
             ref = next
             offset = nextOffset
@@ -241,12 +241,12 @@ public final class BinaryPlistFile: Sendable {
 
     /// The type name of the object at `place` (a scalar is read, and must read well).
     private func typeName(_ span: Span<UInt8>, _ place: Place) throws(PlistError) -> String {
-        switch place.marker >> 4 {
-        case 0xA, 0xC: return "array"
-        case 0xD: return "dictionary"
+        switch BinaryMarker.Kind(place.marker) {
+        case .array, .set: return "array"
+        case .dictionary: return "dictionary"
         default:
             var scratch: [UInt8] = []
-            return try trailer.scalar(span, place.marker, at: place.offset, scratch: &scratch).value.typeName
+            return try layout.scalar(span, place.marker, at: place.offset, scratch: &scratch).value.typeName
         }
     }
 
@@ -256,33 +256,33 @@ public final class BinaryPlistFile: Sendable {
     private func lookUp(
         _ key: String, _ span: Span<UInt8>, _ ref: Int, _ marker: UInt8, at offset: Int
     ) throws(PlistError) -> Int? {
-        let referenceSize = trailer.referenceSize
-        let (count, start) = try trailer.length(span, marker, at: offset, unit: 2 * referenceSize)
+        let referenceSize = layout.referenceSize
+        let (count, start) = try layout.length(span, marker, at: offset, unit: 2 * referenceSize)
         var text = key.utf8Span
         let isASCII = text.isKnownASCII || text.checkForASCII()
         if isASCII, count >= Self.indexThreshold, let table = index(span, ref, count: count, start: start) {
-            guard let index = table.find(text.span, span, trailer, start: start) else { return nil }
-            return try trailer.reference(span, at: start + (count + index) * referenceSize)
+            guard let index = table.find(text.span, span, layout, start: start) else { return nil }
+            return try layout.reference(span, at: start + (count + index) * referenceSize)
         }
         var scratch: [UInt8] = []
         // A long search reads a page or more per key: they are dropped as it goes.
         var pages = PageRelease(file: self)
         // From the end: the last of repeated keys is the one whose value counts.
         for index in stride(from: count - 1, through: 0, by: -1) {
-            let keyRef = try trailer.reference(span, at: start + index * referenceSize)
-            pages.didRead(at: trailer.offset(of: keyRef, in: span), 16)
+            let keyRef = try layout.reference(span, at: start + index * referenceSize)
+            pages.didRead(at: layout.offset(of: keyRef, in: span), 16)
             let matches =
-                switch try trailer.keyBytes(span, keyRef, scratch: &scratch) {
+                switch try layout.keyBytes(span, keyRef, scratch: &scratch) {
                 case .inFile(let range): span.extracting(range).hasSameBytes(as: text.span)
                 case .inScratch: scratch.span.hasSameBytes(as: text.span)
                 }
-            if matches { return try trailer.reference(span, at: start + (count + index) * referenceSize) }
+            if matches { return try layout.reference(span, at: start + (count + index) * referenceSize) }
         }
         return nil
     }
 
     /// The index of the dictionary `ref`, when it has one or should now get one.
-    private func index(_ span: Span<UInt8>, _ ref: Int, count: Int, start: Int) -> KeyTable? {
+    private func index(_ span: Span<UInt8>, _ ref: Int, count: Int, start: Int) -> BinaryKeyTable? {
         let maxIndexedEntries = maxIndexedEntries
         let decision = indexes.withLock { indexes -> DictionaryIndexes.Decision in
             indexes.decide(ref, count: count, maxIndexedEntries: maxIndexedEntries)
@@ -291,7 +291,7 @@ public final class BinaryPlistFile: Sendable {
         case .scan: return nil
         case .use(let table): return table
         case .build:
-            let table = KeyTable(span, trailer, count: count, start: start)
+            let table = BinaryKeyTable(span, layout, count: count, start: start)
             indexes.withLock { $0.store(table, for: ref, count: count) }
             return table
         }
@@ -343,12 +343,12 @@ private struct DictionaryIndexes {
     /// the keys; building an index would cost the same pass and more memory).
     var searched: Set<Int> = []
     /// Per dictionary indexed: its table (`nil` when its keys cannot be indexed).
-    var tables: [Int: KeyTable?] = [:]
+    var tables: [Int: BinaryKeyTable?] = [:]
     var indexedEntries = 0
 
     enum Decision {
         case scan, build
-        case use(KeyTable)
+        case use(BinaryKeyTable)
     }
 
     mutating func decide(_ ref: Int, count: Int, maxIndexedEntries: Int) -> Decision {
@@ -363,68 +363,8 @@ private struct DictionaryIndexes {
         return .build
     }
 
-    mutating func store(_ table: KeyTable?, for ref: Int, count: Int) {
+    mutating func store(_ table: BinaryKeyTable?, for ref: Int, count: Int) {
         tables[ref] = table
         if table == nil { indexedEntries -= count }
-    }
-}
-
-/// An open-addressing hash table from the bytes of a dictionary's keys to their entry index:
-/// only for dictionaries whose keys are all valid ASCII string objects, so that equal keys are
-/// exactly equal bytes. A repeated key keeps its last entry, whose value counts.
-private struct KeyTable: Sendable {
-    /// Entry index plus one, or 0 for an empty slot; at most half are full.
-    private var slots: [UInt32]
-
-    /// The table of `count` keys whose references start at `start`, or nil when a key is not a
-    /// valid ASCII string (or does not read: the search reports that when it meets it).
-    init?(_ span: Span<UInt8>, _ trailer: BinaryTrailer, count: Int, start: Int) {
-        guard count < Int(UInt32.max) else { return nil }
-        var size = 64
-        while size < 2 * count { size *= 2 }
-        slots = [UInt32](repeating: 0, count: size)
-        let mask = size - 1
-        for index in 0..<count {
-            guard let key = Self.key(span, trailer, start: start, index: index),
-                span.extracting(key).isASCII
-            else { return nil }
-            var slot = Int(truncatingIfNeeded: SeededHash.bytes(span.extracting(key))) & mask
-            while slots[slot] != 0 {
-                let other = Int(slots[slot]) - 1
-                if let otherKey = Self.key(span, trailer, start: start, index: other),
-                    span.extracting(otherKey).hasSameBytes(as: span.extracting(key))
-                {
-                    break
-                }
-                slot = (slot + 1) & mask
-            }
-            slots[slot] = UInt32(index + 1)
-        }
-    }
-
-    /// The entry index of the key whose bytes are `wanted`, or nil.
-    func find(_ wanted: Span<UInt8>, _ span: Span<UInt8>, _ trailer: BinaryTrailer, start: Int) -> Int? {
-        let mask = slots.count - 1
-        var slot = Int(truncatingIfNeeded: SeededHash.bytes(wanted)) & mask
-        while slots[slot] != 0 {
-            let index = Int(slots[slot]) - 1
-            if let key = Self.key(span, trailer, start: start, index: index),
-                span.extracting(key).hasSameBytes(as: wanted)
-            {
-                return index
-            }
-            slot = (slot + 1) & mask
-        }
-        return nil
-    }
-
-    /// Where the bytes of key `index` are, when it is an ASCII string object (marker `0x5n`)
-    /// that reads.
-    private static func key(_ span: Span<UInt8>, _ trailer: BinaryTrailer, start: Int, index: Int) -> Range<Int>? {
-        guard let ref = try? trailer.reference(span, at: start + index * trailer.referenceSize),
-            case let offset = trailer.offset(of: ref, in: span), span[offset] >> 4 == 0x5,
-            let (length, keyStart) = try? trailer.length(span, span[offset], at: offset, unit: 1)
-        else { return nil }
-        return keyStart..<keyStart + length
     }
 }

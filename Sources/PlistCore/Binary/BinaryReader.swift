@@ -11,11 +11,11 @@ import Foundation
 /// references may make the resulting tree look to the code that walks it.
 enum BinaryReader {
     static func read(_ bytes: Span<UInt8>, options: PlistReadOptions) throws(PlistError) -> Plist {
-        let trailer = try BinaryTrailer(bytes, maxObjects: options.maxObjects)
+        let layout = try BinaryLayout(bytes, maxObjects: options.maxObjects)
         var decoder = ObjectDecoder(
-            trailer: trailer, options: options, slots: CountedSlots(trailer: trailer), mode: BuildingValues())
+            layout: layout, options: options, slots: CountedSlots(layout: layout), mode: BuildingValues())
         decoder.countReferences(bytes)
-        return try decoder.object(bytes, trailer.topObject, depth: 0).value
+        return try decoder.object(bytes, layout.topObject, depth: 0).value
     }
 
     /// Reads everything `read` reads, with the same checks, limits and errors, without building
@@ -25,14 +25,14 @@ enum BinaryReader {
     /// (`BinaryPlistFile`).
     /// - Returns: what is known of each object: which are referenced more than once.
     static func check(
-        _ bytes: Span<UInt8>, _ trailer: BinaryTrailer, options: PlistReadOptions,
+        _ bytes: Span<UInt8>, _ layout: BinaryLayout, options: PlistReadOptions,
         didRead: ((_ offset: Int, _ byteCount: Int) -> Void)? = nil
     ) throws(PlistError) -> CountedSlots {
         var decoder = ObjectDecoder(
-            trailer: trailer, options: options, slots: CountedSlots(trailer: trailer),
+            layout: layout, options: options, slots: CountedSlots(layout: layout),
             mode: CheckingObjects(didRead: didRead))
         decoder.countReferences(bytes)
-        _ = try decoder.object(bytes, trailer.topObject, depth: 0)
+        _ = try decoder.object(bytes, layout.topObject, depth: 0)
         return decoder.slots
     }
 }
@@ -77,8 +77,8 @@ protocol ObjectSlots {
 struct CountedSlots: ObjectSlots {
     private var slots: [UInt32]
 
-    init(trailer: BinaryTrailer) {
-        slots = Array(largeRepeating: ObjectSlot.unreferenced, count: trailer.objectCount)
+    init(layout: BinaryLayout) {
+        slots = Array(largeRepeating: ObjectSlot.unreferenced, count: layout.objectCount)
     }
 
     subscript(_ ref: Int) -> UInt32 {
@@ -116,7 +116,7 @@ protocol DecodingMode {
     /// it counts, and a key that is no string is left for a later reader to report.
     static var checksScalars: Bool { get }
     /// Called once for each dictionary walked, with where its key references start.
-    mutating func dictionary(_ bytes: Span<UInt8>, _ trailer: BinaryTrailer, _ ref: Int, start: Int, count: Int)
+    mutating func dictionary(_ bytes: Span<UInt8>, _ layout: BinaryLayout, _ ref: Int, start: Int, count: Int)
     /// Called after each object is read, with where it starts and about how many bytes it took.
     mutating func didRead(at offset: Int, _ byteCount: Int)
 }
@@ -126,7 +126,7 @@ struct BuildingValues: DecodingMode {
     static var buildsValues: Bool { true }
     static var checksScalars: Bool { true }
     @inline(__always)
-    mutating func dictionary(_ bytes: Span<UInt8>, _ trailer: BinaryTrailer, _ ref: Int, start: Int, count: Int) {}
+    mutating func dictionary(_ bytes: Span<UInt8>, _ layout: BinaryLayout, _ ref: Int, start: Int, count: Int) {}
     @inline(__always) mutating func didRead(at offset: Int, _ byteCount: Int) {}
 }
 
@@ -139,7 +139,7 @@ struct CheckingObjects: DecodingMode {
     init(didRead: ((_ offset: Int, _ byteCount: Int) -> Void)?) { didReadBytes = didRead }
 
     @inline(__always)
-    mutating func dictionary(_ bytes: Span<UInt8>, _ trailer: BinaryTrailer, _ ref: Int, start: Int, count: Int) {}
+    mutating func dictionary(_ bytes: Span<UInt8>, _ layout: BinaryLayout, _ ref: Int, start: Int, count: Int) {}
     @inline(__always) mutating func didRead(at offset: Int, _ byteCount: Int) { didReadBytes?(offset, byteCount) }
 }
 
@@ -155,7 +155,7 @@ struct CheckingObjects: DecodingMode {
 /// values and content count at every use of a shared object (its weight, remembered); every
 /// value of a dictionary is read, the one a repeated key replaces included.
 struct ObjectDecoder<Slots: ObjectSlots, Mode: DecodingMode> {
-    let trailer: BinaryTrailer
+    let layout: BinaryLayout
     let budget: ReadBudget
     /// What is known of each object (see `ObjectSlots`). Only shared objects are remembered,
     /// so memory follows what the file really shares.
@@ -169,8 +169,8 @@ struct ObjectDecoder<Slots: ObjectSlots, Mode: DecodingMode> {
     /// (`sharingKeys`), so the many dictionaries of one shape keep one copy of their keys.
     var keySets: [Int: KeySet] = [:]
 
-    init(trailer: BinaryTrailer, options: PlistReadOptions, slots: Slots, mode: Mode) {
-        self.trailer = trailer
+    init(layout: BinaryLayout, options: PlistReadOptions, slots: Slots, mode: Mode) {
+        self.layout = layout
         budget = ReadBudget(options)
         self.slots = slots
         self.mode = mode
@@ -179,24 +179,24 @@ struct ObjectDecoder<Slots: ObjectSlots, Mode: DecodingMode> {
     /// Counts the references to each object (up to "more than once"), reading every container
     /// whose length is valid; a container whose length is not is left to fail when decoded.
     mutating func countReferences(_ bytes: Span<UInt8>) where Slots == CountedSlots {
-        slots[trailer.topObject] = ObjectSlot.referencedOnce
-        for object in 0..<trailer.objectCount {
-            let offset = trailer.offset(of: object, in: bytes)
+        slots[layout.topObject] = ObjectSlot.referencedOnce
+        for object in 0..<layout.objectCount {
+            let offset = layout.offset(of: object, in: bytes)
             let marker = bytes[offset]
             mode.didRead(at: offset, 1)
-            let isDictionary = marker >> 4 == 0xD
-            guard isDictionary || marker >> 4 == 0xA || marker >> 4 == 0xC,
-                let (count, start) = try? trailer.length(
-                    bytes, marker, at: offset, unit: (isDictionary ? 2 : 1) * trailer.referenceSize)
+            let isDictionary = BinaryMarker.Kind(marker) == .dictionary
+            guard isDictionary || BinaryMarker.Kind(marker) == .array || BinaryMarker.Kind(marker) == .set,
+                let (count, start) = try? layout.length(
+                    bytes, marker, at: offset, unit: (isDictionary ? 2 : 1) * layout.referenceSize)
             else { continue }
             var position = start
             for _ in 0..<(isDictionary ? 2 * count : count) {
-                let ref = readUInt(bytes, at: position, width: trailer.referenceSize)
-                if ref < UInt64(trailer.objectCount) {
+                let ref = readUInt(bytes, at: position, width: layout.referenceSize)
+                if ref < UInt64(layout.objectCount) {
                     let slot = slots[Int(ref)]
                     slots[Int(ref)] = slot == ObjectSlot.unreferenced ? ObjectSlot.referencedOnce : ObjectSlot.shared
                 }
-                position += trailer.referenceSize
+                position += layout.referenceSize
             }
         }
     }
@@ -206,22 +206,22 @@ struct ObjectDecoder<Slots: ObjectSlots, Mode: DecodingMode> {
     mutating func object(_ bytes: Span<UInt8>, _ ref: Int, depth: Int) throws(PlistError) -> Decoded {
         let slot = slots[ref]
         if slot == ObjectSlot.inProgress {
-            throw PlistError(.cycle(object: ref), at: trailer.offset(of: ref, in: bytes))
+            throw PlistError(.cycle(object: ref), at: layout.offset(of: ref, in: bytes))
         }
         if slot != ObjectSlot.unreferenced, slot < ObjectSlot.referencedOnce {
             let shared = memo[Int(slot - 1)]
             // Its deepest container is `shared.height - 1` levels inside it.
-            try budget.enter(depth: depth + shared.height - 1, at: trailer.offset(of: ref, in: bytes))
+            try budget.enter(depth: depth + shared.height - 1, at: layout.offset(of: ref, in: bytes))
             return shared
         }
-        let offset = trailer.offset(of: ref, in: bytes)
+        let offset = layout.offset(of: ref, in: bytes)
         let marker = bytes[offset]
-        switch marker >> 4 {
-        case 0xA, 0xC:
+        switch BinaryMarker.Kind(marker) {
+        case .array, .set:
             return try array(bytes, ref, marker, at: offset, depth: depth)
-        case 0xD:
+        case .dictionary:
             return try dictionary(bytes, ref, marker, at: offset, depth: depth)
-        case 0x4, 0x5, 0x6:
+        case .data, .asciiString, .utf16String:
             let (value, contentBytes) = try scalar(bytes, marker, at: offset)
             return try remember(value, ref, contentBytes: contentBytes, at: offset)
         default:
@@ -234,11 +234,11 @@ struct ObjectDecoder<Slots: ObjectSlots, Mode: DecodingMode> {
     private mutating func scalar(
         _ bytes: Span<UInt8>, _ marker: UInt8, at offset: Int
     ) throws(PlistError) -> (value: Plist, contentBytes: Int) {
-        if Mode.buildsValues { return try trailer.scalar(bytes, marker, at: offset, scratch: &scratch) }
+        if Mode.buildsValues { return try layout.scalar(bytes, marker, at: offset, scratch: &scratch) }
         let contentBytes =
             Mode.checksScalars
-            ? try trailer.checkScalar(bytes, marker, at: offset, scratch: &scratch)
-            : try trailer.scalarContentBytes(bytes, marker, at: offset)
+            ? try layout.checkScalar(bytes, marker, at: offset, scratch: &scratch)
+            : try layout.scalarContentBytes(bytes, marker, at: offset)
         mode.didRead(at: offset, contentBytes + 9)
         return (Decoded.placeholder, contentBytes)
     }
@@ -286,17 +286,17 @@ struct ObjectDecoder<Slots: ObjectSlots, Mode: DecodingMode> {
         _ bytes: Span<UInt8>, _ ref: Int, _ marker: UInt8, at offset: Int, depth: Int
     ) throws(PlistError) -> Decoded {
         let isShared = try enter(ref, at: offset, depth: depth)
-        let (count, start) = try trailer.length(bytes, marker, at: offset, unit: trailer.referenceSize)
-        mode.didRead(at: offset, count * trailer.referenceSize + 9)
+        let (count, start) = try layout.length(bytes, marker, at: offset, unit: layout.referenceSize)
+        mode.didRead(at: offset, count * layout.referenceSize + 9)
         var total = Decoded(value: Decoded.placeholder, height: 1)
         var elements: [Plist] = []
         if Mode.buildsValues { elements.reserveCapacity(min(count, budget.maxObjects)) }
         var position = start
         for _ in 0..<count {
-            let child = try object(bytes, try trailer.reference(bytes, at: position), depth: depth + 1)
+            let child = try object(bytes, try layout.reference(bytes, at: position), depth: depth + 1)
             try add(child, to: &total, at: offset)
             if Mode.buildsValues { elements.append(child.value) }
-            position += trailer.referenceSize
+            position += layout.referenceSize
         }
         if Mode.buildsValues { total.value = .array(elements) }
         return finish(total, ref, isShared: isShared)
@@ -306,17 +306,18 @@ struct ObjectDecoder<Slots: ObjectSlots, Mode: DecodingMode> {
         _ bytes: Span<UInt8>, _ ref: Int, _ marker: UInt8, at offset: Int, depth: Int
     ) throws(PlistError) -> Decoded {
         let isShared = try enter(ref, at: offset, depth: depth)
-        let (count, start) = try trailer.length(bytes, marker, at: offset, unit: 2 * trailer.referenceSize)
-        mode.didRead(at: offset, 2 * count * trailer.referenceSize + 9)
-        mode.dictionary(bytes, trailer, ref, start: start, count: count)
+        let (count, start) = try layout.length(bytes, marker, at: offset, unit: 2 * layout.referenceSize)
+        mode.didRead(at: offset, 2 * count * layout.referenceSize + 9)
+        mode.dictionary(bytes, layout, ref, start: start, count: count)
         var total = Decoded(value: Decoded.placeholder, height: 1)
         var keysHash: Int?
         if Mode.buildsValues {
             // Another dictionary can have these key references only if its first key is shared.
-            let firstKey = count > 0 ? try trailer.reference(bytes, at: start) : nil
-            keysHash = firstKey.map(mayMeetAgain) == true ? keyReferencesHash(bytes, start: start, count: count) : nil
+            let firstKey = count > 0 ? try layout.reference(bytes, at: start) : nil
+            keysHash =
+                firstKey.map(mayMeetAgain) == true ? layout.referencesHash(bytes, start: start, count: count) : nil
             if let keysHash, let keySet = keySets[keysHash], keySet.keys.count == count,
-                sameReferences(bytes, keySet.start, start, count: count)
+                layout.sameReferences(bytes, keySet.start, start, count: count)
             {
                 let values = try values(sharingKeys: count, bytes, start: start, at: offset, depth: depth, &total)
                 total.value = .dictionary(PlistDictionary(keys: keySet.keys, values: values))
@@ -330,12 +331,12 @@ struct ObjectDecoder<Slots: ObjectSlots, Mode: DecodingMode> {
             values.reserveCapacity(min(count, budget.maxObjects))
         }
         var keyPosition = start
-        var valuePosition = start + count * trailer.referenceSize
+        var valuePosition = start + count * layout.referenceSize
         for _ in 0..<count {
-            let keyRef = try trailer.reference(bytes, at: keyPosition)
-            let keyOffset = trailer.offset(of: keyRef, in: bytes)
+            let keyRef = try layout.reference(bytes, at: keyPosition)
+            let keyOffset = layout.offset(of: keyRef, in: bytes)
             let keyMarker = bytes[keyOffset]
-            if keyMarker >> 4 == 0x5 || keyMarker >> 4 == 0x6 {
+            if BinaryMarker.Kind(keyMarker) == .asciiString || BinaryMarker.Kind(keyMarker) == .utf16String {
                 let decodedKey = try object(bytes, keyRef, depth: depth + 1)
                 try budget.add(contentBytes: decodedKey.weight.contentBytes, to: &total.weight, at: offset)
                 if Mode.buildsValues {
@@ -348,11 +349,11 @@ struct ObjectDecoder<Slots: ObjectSlots, Mode: DecodingMode> {
                 throw PlistError(.nonStringKey(marker: keyMarker), at: keyOffset)
             }
             // Every value is read, a repeated key's replaced one included.
-            let child = try object(bytes, try trailer.reference(bytes, at: valuePosition), depth: depth + 1)
+            let child = try object(bytes, try layout.reference(bytes, at: valuePosition), depth: depth + 1)
             try add(child, to: &total, at: offset)
             if Mode.buildsValues { values.append(child.value) }
-            keyPosition += trailer.referenceSize
-            valuePosition += trailer.referenceSize
+            keyPosition += layout.referenceSize
+            valuePosition += layout.referenceSize
         }
         guard Mode.buildsValues else { return finish(total, ref, isShared: isShared) }
         if let unique = DictionaryKeys.checking(keys) {
@@ -373,40 +374,20 @@ struct ObjectDecoder<Slots: ObjectSlots, Mode: DecodingMode> {
     private mutating func values(
         sharingKeys count: Int, _ bytes: Span<UInt8>, start: Int, at offset: Int, depth: Int, _ total: inout Decoded
     ) throws(PlistError) -> [Plist] {
-        let referenceSize = trailer.referenceSize
+        let referenceSize = layout.referenceSize
         var keyPosition = start
         var valuePosition = start + count * referenceSize
         var values: [Plist] = []
         values.reserveCapacity(count)
         for _ in 0..<count {
-            let key = try object(bytes, try trailer.reference(bytes, at: keyPosition), depth: depth + 1)
+            let key = try object(bytes, try layout.reference(bytes, at: keyPosition), depth: depth + 1)
             try budget.add(contentBytes: key.weight.contentBytes, to: &total.weight, at: offset)
-            let child = try object(bytes, try trailer.reference(bytes, at: valuePosition), depth: depth + 1)
+            let child = try object(bytes, try layout.reference(bytes, at: valuePosition), depth: depth + 1)
             try add(child, to: &total, at: offset)
             values.append(child.value)
             keyPosition += referenceSize
             valuePosition += referenceSize
         }
         return values
-    }
-
-    /// A hash of the `count` key references at `start`.
-    private func keyReferencesHash(_ bytes: Span<UInt8>, start: Int, count: Int) -> Int {
-        var hasher = Hasher()
-        hasher.combine(count)
-        var position = start
-        for _ in 0..<count {
-            hasher.combine(readUInt(bytes, at: position, width: trailer.referenceSize))
-            position += trailer.referenceSize
-        }
-        return hasher.finalize()
-    }
-
-    /// Whether the `count` references at `first` and at `second` are the same.
-    private func sameReferences(_ bytes: Span<UInt8>, _ first: Int, _ second: Int, count: Int) -> Bool {
-        for index in 0..<count * trailer.referenceSize where bytes[first + index] != bytes[second + index] {
-            return false
-        }
-        return true
     }
 }

@@ -1,4 +1,3 @@
-
 /// Writes a binary property list (`bplist00`) as its values arrive, for documents too large to
 /// hold: each object is written as soon as it is complete (a container when it ends, after
 /// its contents), and handed on in chunks of about 1 MiB.
@@ -171,7 +170,7 @@ public struct BinaryPlistStreamWriter {
         }
         open.removeLast()
         let count = valueObjects.count - container.start
-        let object = try addContainer(0xA0, count: count, keys: [], values: valueObjects[container.start...])
+        let object = try addContainer(.array, count: count, keys: [], values: valueObjects[container.start...])
         valueObjects.removeSubrange(container.start...)
         try place(object)
     }
@@ -189,7 +188,8 @@ public struct BinaryPlistStreamWriter {
         open.removeLast()
         let count = valueObjects.count - container.start
         let object = try addContainer(
-            0xD0, count: count, keys: keyObjects[container.keyStart...], values: valueObjects[container.start...])
+            .dictionary, count: count, keys: keyObjects[container.keyStart...], values: valueObjects[container.start...]
+        )
         keyObjects.removeSubrange(container.keyStart...)
         valueObjects.removeSubrange(container.start...)
         keys.remove(from: container.keyTableStart, arenaStart: container.arenaStart)
@@ -232,9 +232,10 @@ public struct BinaryPlistStreamWriter {
             appendUInt(UInt64(offset), width: offsetSize, to: &buffer)
             if buffer.count >= Self.chunkSize { try flush() }
         }
-        BinaryTrailer.append(
+        BinaryTrailer(
             offsetSize: offsetSize, referenceSize: Self.referenceSize, objectCount: objectCount, topObject: top,
-            tableOffset: tableOffset, to: &buffer)
+            tableOffset: tableOffset
+        ).append(to: &buffer)
         try flush()
         finished = true
     }
@@ -307,7 +308,8 @@ public struct BinaryPlistStreamWriter {
     /// candidate's length is enough.
     private func storedKey(at place: Int, equalsEncoded encoded: [UInt8]) throws(PlistError) -> Bool {
         guard let reread else {
-            return place + encoded.count <= keys.arena.count && keys.arena[place..<place + encoded.count] == encoded[...]
+            return place + encoded.count <= keys.arena.count
+                && keys.arena.span.extracting(place..<place + encoded.count).hasSameBytes(as: encoded.span)
         }
         let end = place + encoded.count
         guard end <= flushed + buffer.count else { return false }
@@ -326,10 +328,10 @@ public struct BinaryPlistStreamWriter {
     /// its object. The references are handed over chunk by chunk, so that a container of
     /// millions of entries does not grow the buffer to their size.
     private mutating func addContainer(
-        _ marker: UInt8, count: Int, keys: ArraySlice<Int32>, values: ArraySlice<Int32>
+        _ kind: BinaryMarker.Kind, count: Int, keys: ArraySlice<Int32>, values: ArraySlice<Int32>
     ) throws(PlistError) -> Int {
         let object = try record(objectAt: buffer.count)
-        ScalarEncoding.header(marker, count: count, into: &buffer)
+        ScalarEncoding.header(kind, count: count, into: &buffer)
         for key in keys {
             Self.appendReference(key, to: &buffer)
             if buffer.count >= Self.chunkSize { try flush() }

@@ -1,4 +1,3 @@
-
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -16,7 +15,8 @@ import Foundation
 enum JSONWriter {
     static func write(_ value: Plist, options: PlistWriteOptions) throws(PlistError) -> [UInt8] {
         var writer = JSONTextWriter(
-            options: options, out: try TextOutput(for: value, indentation: options.indentsJSON ? 2 : 0, options: options))
+            options: options,
+            out: try TextOutput(for: value, indentation: options.indentsJSON ? 2 : 0, options: options))
         try writer.value(value, depth: 0)
         if options.indentsJSON { writer.out.append(0x0A) }
         return writer.out.bytes
@@ -100,7 +100,8 @@ private struct JSONTextWriter {
             if options.jsonValues == .strict, JSONTag(rawValue: firstKey) != nil {
                 // Plain JSON has no way to say that this is no typed value: the reader would take it for one.
                 let keyPath = PlistKeyPath(components: path).description
-                let type = "dictionary whose first key is \(firstKey.debugDescription) (which reads back as a typed value)"
+                let type =
+                    "dictionary whose first key is \(firstKey.debugDescription) (which reads back as a typed value)"
                 throw PlistError(.unrepresentable(keyPath: keyPath, type: type, format: "strict JSON"), at: 0)
             }
             if options.jsonValues == .typed, JSONTag(rawValue: firstKey) != nil {

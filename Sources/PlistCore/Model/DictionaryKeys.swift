@@ -7,11 +7,11 @@
 /// dictionaries with the same key references one), so its storage is immutable while shared:
 /// `PlistDictionary` copies it before changing it unless it holds the only reference.
 ///
-/// Up to `linearLimit` keys are searched one by one. Beyond, an open-addressing table (linear
-/// probing, at most half full) holds per slot, in 32 bits, a key's index plus one and as many
-/// bits of its hash as are left, so that most probes that miss compare no bytes; the hash is
-/// `SeededHash`, seeded per process, so that no input can make the table quadratic. At 4 bytes a
-/// slot, a table costs 8 to 16 bytes per key.
+/// Up to `linearLimit` keys are searched one by one. Beyond, a `HashSlots` table (`OrderedKeys`)
+/// holds per slot, in 32 bits, a key's index plus one and as many bits of its hash as are left,
+/// so that most probes that miss compare no bytes; the hash is `SeededHash`, seeded per process,
+/// so that no input can make the table quadratic. At 4 bytes a slot, a table costs 8 to 16 bytes
+/// per key.
 package final class DictionaryKeys: @unchecked Sendable {
     // @unchecked Sendable, and `@exclusivity(unchecked)` on `list`: the keys are changed only
     // through a reference known to be unique (`PlistDictionary.makeKeysUnique`) or by the reader
@@ -80,135 +80,6 @@ package final class DictionaryKeys: @unchecked Sendable {
 
     /// A copy that can be changed without changing this one.
     package func copy() -> DictionaryKeys { DictionaryKeys(unsafe list) }
-}
-
-/// Keys in order and, past `linearLimit` of them, their table: what a `DictionaryKeys` holds.
-struct OrderedKeys {
-    var keys: [String] = []
-    /// Empty up to `linearLimit` keys; else 2^`indexBits` slots, at least twice as many as keys,
-    /// each 0 (empty) or a key's index plus one in the low `indexBits` bits and the top bits of
-    /// its hash above them.
-    private var slots: [UInt32] = []
-    private var indexBits: UInt32 = 0
-    private(set) var isASCII = true
-
-    static var linearLimit: Int { 16 }
-
-    init() {}
-
-    init(uncheckedUnique keys: [String]) {
-        self.keys = keys
-        isASCII = keys.allSatisfy { $0.utf8.span.isASCII }
-        if keys.count > Self.linearLimit { rebuildTable() }
-    }
-
-    /// `keys` if they all differ, else `nil`.
-    init?(checking keys: [String]) {
-        self.keys = keys
-        if keys.count > Self.linearLimit {
-            makeTable(capacity: keys.count)
-            for index in keys.indices where !insertInTable(keys[index], index: index) { return nil }
-        } else {
-            for index in keys.indices.dropFirst() {
-                let key = keys[index].utf8.span
-                for other in 0..<index where keys[other].utf8.span.hasSameBytes(as: key) { return nil }
-            }
-        }
-        isASCII = keys.allSatisfy { $0.utf8.span.isASCII }
-    }
-
-    func index(of key: String) -> Int? {
-        let wanted = key.utf8.span
-        guard !slots.isEmpty else {
-            for index in keys.indices where keys[index].utf8.span.hasSameBytes(as: wanted) { return index }
-            return nil
-        }
-        let hash = SeededHash.bytes(wanted)
-        let tag = self.tag(hash)
-        let mask = slots.count - 1
-        var slot = Int(truncatingIfNeeded: hash) & mask
-        while slots[slot] != 0 {
-            let entry = slots[slot]
-            if entry >> indexBits == tag {
-                let index = Int(entry & UInt32(mask)) - 1
-                if keys[index].utf8.span.hasSameBytes(as: wanted) { return index }
-            }
-            slot = (slot + 1) & mask
-        }
-        return nil
-    }
-
-    mutating func append(_ key: String) -> Bool {
-        if keys.count < Self.linearLimit {
-            guard index(of: key) == nil else { return false }
-            keys.append(key)
-        } else {
-            // Grown to twice the keys, so that a dictionary filled key by key rehashes O(1) times a key.
-            if slots.isEmpty || 2 * (keys.count + 1) > slots.count { rebuildTable(capacity: 2 * (keys.count + 1)) }
-            guard insertInTable(key, index: keys.count) else { return false }
-            keys.append(key)
-        }
-        if isASCII, !key.utf8.span.isASCII { isASCII = false }
-        return true
-    }
-
-    mutating func remove(at index: Int) {
-        keys.remove(at: index)
-        if !isASCII { isASCII = keys.allSatisfy { $0.utf8.span.isASCII } }
-        if keys.count > Self.linearLimit {
-            rebuildTable()
-        } else {
-            slots = []
-        }
-    }
-
-    mutating func reorder(_ order: [Int]) {
-        keys = order.map { keys[$0] }
-        if !slots.isEmpty { rebuildTable() }
-    }
-
-    mutating func removeAll(keepingCapacity: Bool) {
-        keys.removeAll(keepingCapacity: keepingCapacity)
-        slots = []
-        isASCII = true
-    }
-
-    /// The bits of `hash` kept beside an index: its top `32 - indexBits` bits.
-    @inline(__always)
-    private func tag(_ hash: UInt64) -> UInt32 {
-        UInt32(truncatingIfNeeded: hash >> 32) >> indexBits
-    }
-
-    /// Puts `key` (at `index`) in the table unless an equal key is there; returns whether it was put.
-    private mutating func insertInTable(_ key: String, index: Int) -> Bool {
-        let bytes = key.utf8.span
-        let hash = SeededHash.bytes(bytes)
-        let tag = self.tag(hash)
-        let mask = slots.count - 1
-        var slot = Int(truncatingIfNeeded: hash) & mask
-        while slots[slot] != 0 {
-            let entry = slots[slot]
-            if entry >> indexBits == tag, keys[Int(entry & UInt32(mask)) - 1].utf8.span.hasSameBytes(as: bytes) {
-                return false
-            }
-            slot = (slot + 1) & mask
-        }
-        slots[slot] = tag << indexBits | UInt32(index + 1)
-        return true
-    }
-
-    /// An empty table with room for `capacity` keys (at most half full).
-    private mutating func makeTable(capacity: Int) {
-        indexBits = 5
-        while 1 << indexBits < 2 * capacity { indexBits += 1 }
-        slots = Array(repeating: 0, count: 1 << indexBits)
-    }
-
-    /// Makes the table anew for the keys there are, with room for `capacity` keys.
-    private mutating func rebuildTable(capacity: Int? = nil) {
-        makeTable(capacity: capacity ?? keys.count)
-        for index in keys.indices { _ = insertInTable(keys[index], index: index) }
-    }
 }
 
 /// A `String` compared and hashed by its exact UTF-8 bytes, as `PlistDictionary` compares its

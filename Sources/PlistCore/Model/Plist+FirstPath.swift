@@ -1,4 +1,3 @@
-
 extension Plist {
     /// The keys and indexes down to the first value (depth first, entries in their order) for which `matches` is true, or `nil` if there is none. The writers use it
     /// only once they have failed, to name the key path of the value they could not write.

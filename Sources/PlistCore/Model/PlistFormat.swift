@@ -33,8 +33,12 @@ public enum PlistFormat: String, Hashable, Sendable, CaseIterable {
     /// quoted key and `:`, means JSON; other text means OpenStep. (`Plist.read(bytes:)` in PlistKit
     /// also reads a lone JSON scalar, such as `12` or `true`, as JSON when it parses as JSON.)
     public static func detect(_ bytes: Span<UInt8>) -> PlistFormat? {
-        if bytes.count >= 6, (0..<6).allSatisfy({ bytes[$0] == binaryMagic[$0] }) { return .binary }
-        return ASCIIStart.detect(bytes) ?? detectByDecoding(bytes)
+        if bytes.count >= 6, bytes.extracting(0..<6).hasSameBytes(as: binaryMagic.span) { return .binary }
+        switch ASCIIStart.detect(bytes) {
+        case .format(let format): return format
+        case .notAPropertyList: return nil
+        case .undecided: return detectByDecoding(bytes)
+        }
     }
 
     /// How many bytes `detect(_:)` looks at.
@@ -72,32 +76,42 @@ private let binaryMagic: [UInt8] = Array("bplist".utf8)
 /// `PlistFormat.detect(_:)` for UTF-8 text (without byte-order mark or with UTF-8's) whose first
 /// character after ASCII white space is ASCII, judged on the bytes: as `TextPrefix` judges the
 /// scalars, since ASCII bytes are those scalars wherever they stand in UTF-8 and no byte of a
-/// longer or invalid sequence is ASCII. Anything else is declined (nil), left to
+/// longer or invalid sequence is ASCII. Anything else is left (`.undecided`) to
 /// `detectByDecoding`: other encodings, white space past ASCII, a start that is not ASCII.
 enum ASCIIStart {
     /// How far `TextPrefix` reads.
     static let limit = 4096
 
-    static func detect(_ bytes: Span<UInt8>) -> PlistFormat?? {
+    /// What `detect` makes of a start.
+    enum Verdict: Equatable {
+        /// The bytes start a document of this format.
+        case format(PlistFormat)
+        /// They start no property list.
+        case notAPropertyList
+        /// They are not ASCII text: `detectByDecoding` judges.
+        case undecided
+    }
+
+    static func detect(_ bytes: Span<UInt8>) -> Verdict {
         let end = min(bytes.count, limit)
         // UTF-16 and UTF-32 (a zero among the first two bytes, or their byte-order marks).
         guard end >= 2, bytes[0] != 0, bytes[1] != 0, !(bytes[0] == 0xFE && bytes[1] == 0xFF),
             !(bytes[0] == 0xFF && bytes[1] == 0xFE)
-        else { return nil }
+        else { return .undecided }
         var index = end >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF ? 3 : 0
         skipSpace(bytes, &index, end)
-        guard index < end, bytes[index] < 0x80 else { return nil }
+        guard index < end, bytes[index] < 0x80 else { return .undecided }
         let first = bytes[index]
         switch first {
         case UInt8(ascii: "<"):
-            return isXMLStart(bytes, at: index, end) ? .xml : .openStep
+            return .format(isXMLStart(bytes, at: index, end) ? .xml : .openStep)
         case UInt8(ascii: "["):
-            return .json
+            return .format(.json)
         case UInt8(ascii: "{"):
-            guard let isJSON = looksLikeJSONObject(bytes, after: index, end) else { return nil }
-            return isJSON ? .json : .openStep
+            guard let isJSON = looksLikeJSONObject(bytes, after: index, end) else { return .undecided }
+            return .format(isJSON ? .json : .openStep)
         default:
-            return first < 0x20 || first == 0x7F ? .some(nil) : .openStep
+            return first < 0x20 || first == 0x7F ? .notAPropertyList : .format(.openStep)
         }
     }
 

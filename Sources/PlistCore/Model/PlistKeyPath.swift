@@ -1,4 +1,3 @@
-
 /// A path to a value inside nested dictionaries and arrays, written as plutil writes it: keys
 /// separated by dots, `\.` for a dot inside a key, and in an array a component is an index from 0
 /// (`CFBundleURLTypes.0.CFBundleURLSchemes`). The empty path is the top-level value.

@@ -1,4 +1,3 @@
-
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -94,7 +93,8 @@ private struct OpenStepTextWriter {
         case .dictionary(let entries):
             if options.openStepValues == .gnustep, XMLWriter.isUIDForm(entries) {
                 let keyPath = PlistKeyPath(components: path).description
-                throw PlistError(.unrepresentable(keyPath: keyPath, type: XMLWriter.uidFormProblem, format: "GNUstep"), at: 0)
+                throw PlistError(
+                    .unrepresentable(keyPath: keyPath, type: XMLWriter.uidFormProblem, format: "GNUstep"), at: 0)
             }
             try out.enter(depth: depth)
             out.append("{\n")

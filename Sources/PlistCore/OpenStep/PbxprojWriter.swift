@@ -1,4 +1,3 @@
-
 /// Writes an Xcode project (`project.pbxproj`) the way Xcode does: the `// !$*UTF8*$!` line,
 /// `objects` in `/* Begin <isa> section */` blocks (sections by isa, objects by ID, both sorted),
 /// `isa` first and the other keys sorted in each object, `PBXBuildFile` and `PBXFileReference`
@@ -12,7 +11,8 @@ enum PbxprojWriter {
                 .unrepresentable(keyPath: "objects", type: value.typeName, format: "an Xcode project"), at: 0)
         }
         var writer = ProjectWriter(
-            objects: objects, projectName: projectName, out: try TextOutput(for: value, indentation: 0, options: options))
+            objects: objects, projectName: projectName,
+            out: try TextOutput(for: value, indentation: 0, options: options))
         writer.out += "// !$*UTF8*$!\n{\n"
         for (key, entry) in top {
             try writer.out.reserve(key.utf8.count + 4)
@@ -170,7 +170,9 @@ private struct ProjectWriter {
             let phase = phaseOfBuildFile[ExactKey(id)].flatMap { comment(for: $0, nested: true) }
             return "\(file ?? "(null)") in \(phase ?? "(null)")"
         case "XCConfigurationList":
-            guard let owner = ownerOfConfigurationList[ExactKey(id)], let ownerObject = objects[owner] else { return nil }
+            guard let owner = ownerOfConfigurationList[ExactKey(id)], let ownerObject = objects[owner] else {
+                return nil
+            }
             let ownerIsa = ownerObject["isa"]?.string ?? ""
             let ownerName = ownerIsa == "PBXProject" ? projectName : ownerObject["name"]?.string ?? ""
             return "Build configuration list for \(ownerIsa) \"\(ownerName)\""

@@ -21,55 +21,47 @@ enum KeyOrder {
         return sortedIndices(keys)
     }
 
-    /// The positions of `keys` (all different) in CoreFoundation's order. Each key's first 8
-    /// bytes, as one word, order most pairs: what is sorted is integers (the word, then the
-    /// position); `precedesInUTF16` orders each run of keys that share their word.
+    /// The positions of `keys` (all different) in CoreFoundation's order. Each key's first 12
+    /// bytes, mapped as `orderWord` maps them, order most pairs without reading the keys again
+    /// (`sortByPrefix`); `order` orders the keys that share them.
     static func sortedIndices(_ keys: [String]) -> [Int] {
         guard keys.count > 1 else { return Array(keys.indices) }
-        var items = keys.indices.map { UInt128(orderWord(keys[$0])) << 64 | UInt128($0) }
-        items.sort()
-        var run = 0
-        for index in 1...items.count where index == items.count || items[index] >> 64 != items[run] >> 64 {
-            if index - run > 1 {
-                // Keys sharing their first 8 bytes (`CFBundle...`): by their next 8, as integers,
-                // then by all their bytes where those agree too.
-                var pairs = items[run..<index].map {
-                    (next: orderWord(keys[Int(truncatingIfNeeded: $0)], from: 8), item: $0)
-                }
-                pairs.sort {
-                    $0.next != $1.next
-                        ? $0.next < $1.next
-                        : precedesInUTF16(
-                            keys[Int(truncatingIfNeeded: $0.item)], keys[Int(truncatingIfNeeded: $1.item)])
-                }
-                for (offset, pair) in pairs.enumerated() { items[run + offset] = pair.item }
-            }
-            run = index
+        var items = keys.indices.map { index in
+            let utf8 = keys[index].utf8.span
+            return UInt128(orderWord(utf8)) << 64 | UInt128(orderWord(utf8, from: 8) >> 32) << 32 | UInt128(index)
         }
-        return items.map { Int(truncatingIfNeeded: $0) }
+        _ = items.sortByPrefix { order(keys[$0], keys[$1]) }
+        return items.map([UInt128].index)
     }
 
-    /// The 8 bytes of `key`'s UTF-8 from `start` as a big-endian word, each byte mapped as
+    /// The 8 bytes of `utf8` from `start` as a big-endian word, each byte mapped as
     /// `precedesInUTF16` maps it, missing bytes 0: of two keys, the one with the smaller word
     /// comes first; equal words say nothing (`"a"` and `"a\0"`).
-    static func orderWord(_ key: String, from start: Int = 0) -> UInt64 {
-        let utf8 = key.utf8.span
+    static func orderWord(_ utf8: Span<UInt8>, from start: Int = 0) -> UInt64 {
         var word: UInt64 = 0
-        for index in start..<start + 8 {
-            let byte = index < utf8.count ? utf8[index] : 0
-            word = word << 8 | UInt64(byte & 0xFE == 0xEE ? byte &+ 0x10 : byte)
+        if start + 8 <= utf8.count {
+            word = utf8.word(at: start)
+        } else {
+            for index in start..<max(start, utf8.count) { word |= UInt64(utf8[index]) << (8 * UInt64(index - start)) }
         }
-        return word
+        // 0x10 more in each byte that is 0xEE or 0xEF: the bytes that are zero once those two
+        // are made 0xEF and then cleared have their high bit set in `cleared`.
+        let low: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
+        let masked = (word | 0x0101_0101_0101_0101) ^ 0xEFEF_EFEF_EFEF_EFEF
+        let cleared = ~(((masked & low) &+ low) | masked | low)
+        return (word &+ (cleared >> 3)).byteSwapped
     }
 
     static func precedesInUTF16(_ a: String, _ b: String) -> Bool {
-        let x = a.utf8.span
-        let y = b.utf8.span
-        for index in 0..<min(x.count, y.count) where x[index] != y[index] {
-            let (p, q) = (x[index], y[index])
-            return (p & 0xFE == 0xEE ? p &+ 0x10 : p) < (q & 0xFE == 0xEE ? q &+ 0x10 : q)
-        }
-        return x.count < y.count
+        order(a, b) < 0
+    }
+
+    /// The order of `a` and `b` as `precedesInUTF16` sees it: negative, zero or positive.
+    static func order(_ a: String, _ b: String) -> Int {
+        let (x, y) = (a.utf8.span, b.utf8.span)
+        guard let index = x.firstDifference(from: y) else { return x.count - y.count }
+        let (p, q) = (x[index], y[index])
+        return Int(p & 0xFE == 0xEE ? p &+ 0x10 : p) - Int(q & 0xFE == 0xEE ? q &+ 0x10 : q)
     }
 }
 

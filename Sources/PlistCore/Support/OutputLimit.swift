@@ -1,4 +1,3 @@
-
 /// `PlistWriteOptions.maxOutputBytes` as the text writers apply it.
 ///
 /// A value whose arrays and dictionaries share storage (as a binary file's shared references

@@ -6,38 +6,38 @@ import Foundation
 
 /// Reading single objects of a `bplist00` file, checked against the layout the trailer gives:
 /// shared by every binary reader.
-extension BinaryTrailer {
+extension BinaryLayout {
     /// The scalar object whose marker is at `offset`, and how many bytes of string or data it
     /// holds. Containers (`0xA`, `0xC`, `0xD`) are not scalars: the caller handles them first.
     /// `scratch` is reused between UTF-16 strings.
     func scalar(
         _ bytes: Span<UInt8>, _ marker: UInt8, at offset: Int, scratch: inout [UInt8]
     ) throws(PlistError) -> (value: Plist, contentBytes: Int) {
-        switch marker >> 4 {
-        case 0x0:
+        switch BinaryMarker.Kind(marker) {
+        case .simple:
             switch marker {
-            case 0x08: return (.bool(false), 0)
-            case 0x09: return (.bool(true), 0)
+            case BinaryMarker.false: return (.bool(false), 0)
+            case BinaryMarker.true: return (.bool(true), 0)
             default: throw PlistError(.invalidMarker(marker), at: offset)
             }
-        case 0x1:
+        case .integer:
             return (.integer(try integer(bytes, marker, at: offset)), 0)
-        case 0x2:
+        case .real:
             return (.real(try real(bytes, marker, at: offset)), 0)
-        case 0x3:
+        case .date:
             return (.date(Date(timeIntervalSinceReferenceDate: try date(bytes, marker, at: offset))), 0)
-        case 0x4:
+        case .data:
             let (count, start) = try length(bytes, marker, at: offset, unit: 1)
             return (.data(Data(copying: bytes.extracting(start..<start + count))), count)
-        case 0x5:
+        case .asciiString:
             let (count, start) = try length(bytes, marker, at: offset, unit: 1)
             return (.string(try asciiString(bytes, start, count)), count)
-        case 0x6:
+        case .utf16String:
             let (count, start) = try length(bytes, marker, at: offset, unit: 2)
             let string = try UnicodeText.string(
                 utf16: bytes, from: start, to: start + 2 * count, bigEndian: true, scratch: &scratch)
             return (.string(string), 2 * count)
-        case 0x8:
+        case .uid:
             let width = Int(marker & 0x0F) + 1
             guard width <= 8 else { throw PlistError(.invalidMarker(marker), at: offset) }
             _ = try end(of: width, after: offset, what: "a UID")
@@ -56,7 +56,7 @@ extension BinaryTrailer {
         let keyRef = try reference(bytes, at: start + index * referenceSize)
         let keyOffset = offset(of: keyRef, in: bytes)
         let keyMarker = bytes[keyOffset]
-        guard keyMarker >> 4 == 0x5 || keyMarker >> 4 == 0x6,
+        guard BinaryMarker.Kind(keyMarker) == .asciiString || BinaryMarker.Kind(keyMarker) == .utf16String,
             case (.string(let key), let contentBytes) = try scalar(bytes, keyMarker, at: keyOffset, scratch: &scratch)
         else { throw PlistError(.nonStringKey(marker: keyMarker), at: keyOffset) }
         return (key, keyOffset, contentBytes)
@@ -68,14 +68,14 @@ extension BinaryTrailer {
     func checkScalar(
         _ bytes: Span<UInt8>, _ marker: UInt8, at offset: Int, scratch: inout [UInt8]
     ) throws(PlistError) -> Int {
-        switch marker >> 4 {
-        case 0x4:
+        switch BinaryMarker.Kind(marker) {
+        case .data:
             return try length(bytes, marker, at: offset, unit: 1).count
-        case 0x5:
+        case .asciiString:
             let (count, start) = try length(bytes, marker, at: offset, unit: 1)
             try checkASCII(bytes, start, count)
             return count
-        case 0x6:
+        case .utf16String:
             let (count, start) = try length(bytes, marker, at: offset, unit: 2)
             scratch.removeAll(keepingCapacity: true)
             try UnicodeText.appendUTF16(bytes, from: start, to: start + 2 * count, bigEndian: true, to: &scratch)
@@ -90,9 +90,9 @@ extension BinaryTrailer {
     /// length alone (0 for other scalars); its text and the other scalars are not checked.
     /// - Throws: the length's errors.
     func scalarContentBytes(_ bytes: Span<UInt8>, _ marker: UInt8, at offset: Int) throws(PlistError) -> Int {
-        switch marker >> 4 {
-        case 0x4, 0x5: try length(bytes, marker, at: offset, unit: 1).count
-        case 0x6: 2 * (try length(bytes, marker, at: offset, unit: 2).count)
+        switch BinaryMarker.Kind(marker) {
+        case .data, .asciiString: try length(bytes, marker, at: offset, unit: 1).count
+        case .utf16String: 2 * (try length(bytes, marker, at: offset, unit: 2).count)
         default: 0
         }
     }
@@ -106,12 +106,12 @@ extension BinaryTrailer {
     ) throws(PlistError) -> KeyBytes {
         let offset = offset(of: ref, in: bytes)
         let marker = bytes[offset]
-        switch marker >> 4 {
-        case 0x5:
+        switch BinaryMarker.Kind(marker) {
+        case .asciiString:
             let (count, start) = try length(bytes, marker, at: offset, unit: 1)
             try checkASCII(bytes, start, count)
             return .inFile(start..<start + count)
-        case 0x6:
+        case .utf16String:
             let (count, start) = try length(bytes, marker, at: offset, unit: 2)
             scratch.removeAll(keepingCapacity: true)
             try UnicodeText.appendUTF16(bytes, from: start, to: start + 2 * count, bigEndian: true, to: &scratch)
@@ -151,12 +151,12 @@ extension BinaryTrailer {
 
     /// The real object (marker `0x22` or `0x23`) at `offset`.
     func real(_ bytes: Span<UInt8>, _ marker: UInt8, at offset: Int) throws(PlistError) -> Double {
-        let end = try end(of: marker == 0x22 ? 4 : 8, after: offset, what: "a real")
+        let end = try end(of: marker == BinaryMarker.real32 ? 4 : 8, after: offset, what: "a real")
         switch marker {
-        case 0x22:
+        case BinaryMarker.real32:
             let bits = UInt32(truncatingIfNeeded: readUInt(bytes, at: offset + 1, width: 4))
             return Double(Float(bitPattern: bits))
-        case 0x23:
+        case BinaryMarker.real64:
             return Double(bitPattern: readUInt(bytes, at: end - 8, width: 8))
         default:
             throw PlistError(.invalidMarker(marker), at: offset)
@@ -165,7 +165,7 @@ extension BinaryTrailer {
 
     /// The seconds since 2001 of the date object (marker `0x33`) at `offset`.
     func date(_ bytes: Span<UInt8>, _ marker: UInt8, at offset: Int) throws(PlistError) -> Double {
-        guard marker == 0x33 else { throw PlistError(.invalidMarker(marker), at: offset) }
+        guard marker == BinaryMarker.date else { throw PlistError(.invalidMarker(marker), at: offset) }
         _ = try end(of: 8, after: offset, what: "a date")
         return Double(bitPattern: readUInt(bytes, at: offset + 1, width: 8))
     }
@@ -177,10 +177,10 @@ extension BinaryTrailer {
     ) throws(PlistError) -> (count: Int, start: Int) {
         var count = UInt64(marker & 0x0F)
         var start = offset + 1
-        if count == 0x0F {
+        if count == BinaryMarker.countFollows {
             _ = try end(of: 1, after: offset, what: "a length")
             let lengthMarker = bytes[offset + 1]
-            guard lengthMarker >> 4 == 0x1, lengthMarker & 0x0F <= 3 else {
+            guard BinaryMarker.Kind(lengthMarker) == .integer, lengthMarker & 0x0F <= 3 else {
                 throw PlistError(.invalidLength, at: offset + 1)
             }
             let width = 1 << Int(lengthMarker & 0x0F)
@@ -225,9 +225,28 @@ extension BinaryTrailer {
         }
         return Int(ref)
     }
+
+    /// A hash of the `count` object references at `start` (a dictionary's keys, to find another
+    /// dictionary with the same ones).
+    func referencesHash(_ bytes: Span<UInt8>, start: Int, count: Int) -> Int {
+        var hasher = Hasher()
+        hasher.combine(count)
+        var position = start
+        for _ in 0..<count {
+            hasher.combine(readUInt(bytes, at: position, width: referenceSize))
+            position += referenceSize
+        }
+        return hasher.finalize()
+    }
+
+    /// Whether the `count` references at `first` and at `second` are the same.
+    func sameReferences(_ bytes: Span<UInt8>, _ first: Int, _ second: Int, count: Int) -> Bool {
+        let length = count * referenceSize
+        return bytes.extracting(first..<first + length).hasSameBytes(as: bytes.extracting(second..<second + length))
+    }
 }
 
-/// Where the UTF-8 bytes of a dictionary key are (`BinaryTrailer.keyBytes`).
+/// Where the UTF-8 bytes of a dictionary key are (`BinaryLayout.keyBytes`).
 enum KeyBytes {
     /// In the file: an ASCII string object's own bytes.
     case inFile(Range<Int>)

@@ -43,17 +43,17 @@ private struct FlatObjects {
         switch value.kind {
         case .array where value.count == 0:
             if let emptyArray, depth < table.maxDepth { return emptyArray }
-            let object = try table.reserveContainer(0xA0, count: 0, slots: 0, depth: depth).object
+            let object = try table.reserveContainer(.array, count: 0, slots: 0, depth: depth).object
             emptyArray = object
             return object
         case .dictionary where value.count == 0:
             if let emptyDictionary, depth < table.maxDepth { return emptyDictionary }
-            let object = try table.reserveContainer(0xD0, count: 0, slots: 0, depth: depth).object
+            let object = try table.reserveContainer(.dictionary, count: 0, slots: 0, depth: depth).object
             emptyDictionary = object
             return object
         case .array:
             let count = Int(value.count)
-            let (object, start) = try table.reserveContainer(0xA0, count: count, slots: count, depth: depth)
+            let (object, start) = try table.reserveContainer(.array, count: count, slots: count, depth: depth)
             entries.touch(node, of: flat)
             for (offset, child) in flat.children(of: node).enumerated() {
                 let childObject = try add(child, depth: depth + 1)
@@ -63,7 +63,7 @@ private struct FlatObjects {
         case .dictionary:
             let first = entries.push(node, of: flat)
             let count = entries.stack.count - first
-            let (object, start) = try table.reserveContainer(0xD0, count: count, slots: 2 * count, depth: depth)
+            let (object, start) = try table.reserveContainer(.dictionary, count: count, slots: 2 * count, depth: depth)
             for offset in 0..<count {
                 table.setReference(start + offset, to: keyObject(entries.stack[first + offset].key))
             }
@@ -79,13 +79,13 @@ private struct FlatObjects {
             return table.addScalar { ScalarEncoding.string(bytes.span.extracting(flat.range(of: value)), into: &$0) }
         case .signed: return table.addInteger(PlistInteger(Int64(bitPattern: value.payload)))
         case .unsigned: return table.addInteger(PlistInteger(value.payload))
-        case .real: return table.addEightBytes(0x23, value.payload)
-        case .date: return table.addEightBytes(0x33, value.payload)
-        case .bool: return table.addScalar { $0.append(value.payload != 0 ? 0x09 : 0x08) }
+        case .real: return table.addEightBytes(BinaryMarker.real64, value.payload)
+        case .date: return table.addEightBytes(BinaryMarker.date, value.payload)
+        case .bool: return table.addScalar { $0.append(value.payload != 0 ? BinaryMarker.true : BinaryMarker.false) }
         case .data:
             let data = flat.content(of: value)
             return table.addScalar {
-                ScalarEncoding.header(0x40, count: data.count, into: &$0)
+                ScalarEncoding.header(.data, count: data.count, into: &$0)
                 $0.append(contentsOf: data)
             }
         }
@@ -97,8 +97,8 @@ private struct FlatObjects {
         switch value.kind {
         case .signed: touched &+= table.touchInteger(PlistInteger(Int64(bitPattern: value.payload)))
         case .unsigned: touched &+= table.touchInteger(PlistInteger(value.payload))
-        case .real: touched &+= table.touchEightBytes(0x23, value.payload)
-        case .date: touched &+= table.touchEightBytes(0x33, value.payload)
+        case .real: touched &+= table.touchEightBytes(BinaryMarker.real64, value.payload)
+        case .date: touched &+= table.touchEightBytes(BinaryMarker.date, value.payload)
         default: break
         }
     }

@@ -31,7 +31,8 @@ enum SeededHash {
         case 4...:
             return UInt64(bytes.halfWord(at: index)) | UInt64(bytes.halfWord(at: count - 4)) << 32
         default:
-            let first = UInt64(bytes[index]), middle = UInt64(bytes[index + (count - index) / 2])
+            let first = UInt64(bytes[index])
+            let middle = UInt64(bytes[index + (count - index) / 2])
             return first | middle << 8 | UInt64(bytes[count - 1]) << 16
         }
     }

@@ -2,8 +2,8 @@
 /// without keeping the keys: for each key, a 32-bit hash of its encoded bytes and the place
 /// where those bytes can be read again (in the output, or in `arena` when the output cannot be
 /// read back); a hash that matches is confirmed by comparing the bytes. A dictionary of more
-/// than `linearLimit` keys also has an open-addressing table of its keys' positions (from a
-/// quarter to half full), so a wide dictionary costs 20 to 28 bytes per key.
+/// than `linearLimit` keys also has a `HashSlots` table of its keys' positions (from a quarter
+/// to half full), so a wide dictionary costs 20 to 28 bytes per key.
 struct BinaryStreamKeys {
     /// Dictionaries up to this many keys are searched key by key.
     static let linearLimit = 16
@@ -15,9 +15,9 @@ struct BinaryStreamKeys {
     /// place is then an offset here.
     private(set) var arena: [UInt8] = []
     /// The tables of the open dictionaries that have one, innermost last: the position of the
-    /// dictionary's first key in `hashes`, and its slots (0 empty, else a key's index in the
-    /// dictionary + 1; at most half full).
-    private var tables: [(start: Int, slots: [UInt32])] = []
+    /// dictionary's first key in `hashes`, and its table (per full slot, a key's index in the
+    /// dictionary plus one).
+    private var tables: [(start: Int, slots: HashSlots<UInt32>)] = []
 
     var count: Int { hashes.count }
 
@@ -31,14 +31,12 @@ struct BinaryStreamKeys {
         hash: UInt32, start: Int, matches: (_ place: Int) throws(PlistError) -> Bool
     ) throws(PlistError) -> Int? {
         if let table = tables.last, table.start == start {
-            let mask = table.slots.count - 1
-            var slot = Int(hash) & mask
-            while table.slots[slot] != 0 {
-                let index = Int(table.slots[slot]) - 1
-                if hashes[start + index] == hash, try matches(places[start + index]) { return index }
-                slot = (slot + 1) & mask
+            let place = try table.slots.place(of: Int(hash)) { slot throws(PlistError) in
+                let index = Int(slot) - 1
+                guard hashes[start + index] == hash else { return false }
+                return try matches(places[start + index])
             }
-            return nil
+            return table.slots[place].isEmpty ? nil : Int(table.slots[place]) - 1
         }
         for position in start..<hashes.count where hashes[position] == hash {
             if try matches(places[position]) { return position - start }
@@ -52,12 +50,18 @@ struct BinaryStreamKeys {
         places.append(place)
         let count = hashes.count - start
         if let last = tables.last, last.start == start {
-            insert(index: count - 1, hash: hash, table: tables.count - 1)
-            let size = tables[tables.count - 1].slots.count
-            if 2 * count > size { rebuild(start: start, slotCount: 2 * size) }
+            let table = tables.count - 1
+            tables[table].slots.fill(tables[table].slots.emptyPlace(of: Int(hash)), with: UInt32(count))
+            if tables[table].slots.needsToGrow {
+                let hashes = hashes[start...]
+                tables[table].slots.grow { Int(hashes[start + Int($0) - 1]) }
+            }
         } else if count > Self.linearLimit {
-            tables.append((start, []))
-            rebuild(start: start, slotCount: 4 * count)
+            var slots = HashSlots<UInt32>(capacity: 2 * count, minimumCount: 64)
+            for index in 0..<count {
+                slots.fill(slots.emptyPlace(of: Int(hashes[start + index])), with: UInt32(index + 1))
+            }
+            tables.append((start, slots))
         }
     }
 
@@ -74,21 +78,5 @@ struct BinaryStreamKeys {
         hashes.removeSubrange(start...)
         places.removeSubrange(start...)
         if arenaStart < arena.count { arena.removeSubrange(arenaStart...) }
-    }
-
-    private mutating func rebuild(start: Int, slotCount: Int) {
-        var size = 64
-        while size < slotCount { size *= 2 }
-        let table = tables.count - 1
-        tables[table].slots = []
-        tables[table].slots = [UInt32](repeating: 0, count: size)
-        for index in 0..<(hashes.count - start) { insert(index: index, hash: hashes[start + index], table: table) }
-    }
-
-    private mutating func insert(index: Int, hash: UInt32, table: Int) {
-        let mask = tables[table].slots.count - 1
-        var slot = Int(hash) & mask
-        while tables[table].slots[slot] != 0 { slot = (slot + 1) & mask }
-        tables[table].slots[slot] = UInt32(index + 1)
     }
 }

@@ -1,0 +1,50 @@
+/// The marker bytes of `bplist00` objects: every object starts with one, its kind in the high
+/// nibble and, for most kinds, a size or count in the low one. Every marker byte the readers and
+/// writers test or write is named here.
+enum BinaryMarker {
+    /// `false`, a whole marker of kind `simple`.
+    static let `false`: UInt8 = 0x08
+    /// `true`, a whole marker of kind `simple`.
+    static let `true`: UInt8 = 0x09
+    /// An integer of 8 bytes (its low nibble is log2 of its width), read as signed.
+    static let int64: UInt8 = 0x13
+    /// An integer of 16 bytes: CoreFoundation writes integers above `Int64.max` so.
+    static let int128: UInt8 = 0x14
+    /// A real of 4 bytes.
+    static let real32: UInt8 = 0x22
+    /// A real of 8 bytes.
+    static let real64: UInt8 = 0x23
+    /// A date: 8 bytes, a real of seconds since 2001-01-01.
+    static let date: UInt8 = 0x33
+    /// In the low nibble of a data, string, array, set or dictionary marker: the count is not
+    /// there, but in the integer object that follows the marker.
+    static let countFollows: UInt8 = 0x0F
+
+    /// The kind of an object, a marker's high nibble.
+    struct Kind: Equatable {
+        let nibble: UInt8
+
+        /// The kind of `marker`.
+        @inline(__always)
+        init(_ marker: UInt8) { nibble = marker >> 4 }
+
+        private init(nibble: UInt8) { self.nibble = nibble }
+
+        /// `false`, `true` (and the null and fill markers, which no reader accepts).
+        static let simple = Kind(nibble: 0x0)
+        static let integer = Kind(nibble: 0x1)
+        static let real = Kind(nibble: 0x2)
+        static let date = Kind(nibble: 0x3)
+        static let data = Kind(nibble: 0x4)
+        static let asciiString = Kind(nibble: 0x5)
+        static let utf16String = Kind(nibble: 0x6)
+        static let uid = Kind(nibble: 0x8)
+        static let array = Kind(nibble: 0xA)
+        static let set = Kind(nibble: 0xC)
+        static let dictionary = Kind(nibble: 0xD)
+
+        /// The marker of this kind with `low` in its low nibble.
+        @inline(__always)
+        func marker(low: UInt8 = 0) -> UInt8 { nibble << 4 | low }
+    }
+}
