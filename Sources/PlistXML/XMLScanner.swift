@@ -1,9 +1,9 @@
 package import PlistCore
 
 #if canImport(FoundationEssentials)
-package import FoundationEssentials
+import FoundationEssentials
 #else
-package import Foundation
+import Foundation
 #endif
 
 /// Indexes XML property lists into an `XMLTable` without libxml2, for the documents real
