@@ -500,8 +500,8 @@ private struct XMLScan {
             }
         }
         // A lone `CF$UID` key makes a UID: left to the libxml2 reader unless the table is for a
-        // `Plist`. (Compared as bytes: making the key's `String` for every dictionary of one
-        // entry, as iTunes' playlist items are, was a twentieth of decoding such a file.)
+        // `Plist`. (Compared as bytes, not as a `String` made for every dictionary of one entry,
+        // which iTunes' playlist items are: docs/PERFORMANCE.md, "Codable XML".)
         if count == 2, !isForTree, Self.isUIDKey(bytes, nodes[Int(children[firstKey])]) { throw Decline() }
     }
 

@@ -94,8 +94,8 @@ package final class XMLTable: IndexedPlist {
         }
     }
 
-    /// The document's bytes (an array: `Data`'s `span` checked exclusive access at every read,
-    /// a few percent of decoding).
+    /// The document's bytes (an array: `Data`'s `span` checks exclusive access at every read;
+    /// docs/PERFORMANCE.md, "Codable XML").
     private let document: [UInt8]
     private let nodes: [Node]
     /// The children of every container: a dictionary's key and value nodes alternate.
@@ -308,8 +308,8 @@ package final class XMLTable: IndexedPlist {
         // The dictionary's rows of `keyPrefixes` are in the keys' byte order (the document's
         // order, or for `indexedKeys` sorted by the scanner, with `keyEntries` naming each
         // row's entry): the hint, then a binary search on the first 15 bytes, then the keys
-        // sharing those bytes. (The compiler makes each step a branch; a step in arithmetic
-        // alone, with no branch to mispredict, measured 2–5 % slower over Codable XML decoding.)
+        // sharing those bytes. (The compiler makes each step a branch; a branch-free step was
+        // slower: docs/PERFORMANCE.md, "Codable XML".)
         let words = Int(dictionary.end >> 32)
         if dictionary.flags.contains(.unsortedKeys) {
             if hint < entries.count, compare(nodes[Int(children[entries.base + 2 * hint])], wanted, prefix) == 0 {
