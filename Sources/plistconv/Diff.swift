@@ -48,7 +48,15 @@ struct Diff: ParsableCommand {
 
     func run() throws {
         if textconv {
-            try writing { () throws(PlistError) in try Terminal.output(try Self.textForGit(files[0]), to: "-") }
+            let text: [UInt8]
+            do {
+                text = try Self.textForGit(files[0])
+            } catch {
+                // The input could not be read: the error names it, not standard output.
+                Terminal.report(error, file: Terminal.displayName(files[0], isOutput: false))
+                throw ExitCode(2)
+            }
+            try writing { () throws(PlistError) in try Terminal.output(text, to: "-") }
             return
         }
         let old = try read(files[0])

@@ -100,6 +100,16 @@ import Testing
         #expect(!(buddy.stdoutText + buddy.stderr).contains("\u{1B}"), "\(buddy)")
     }
 
+    /// `--textconv` of a file that cannot be read names that file (it named `<stdout>`).
+    @Test func textconvNamesAnUnreadableInput() throws {
+        let folder = try TempFolder()
+        defer { folder.remove() }
+        let missing = folder.path("missing.plist")
+        let run = try Tool.run(["diff", "--textconv", missing])
+        #expect(run.status == 2 && run.stdout.isEmpty, "\(run)")
+        #expect(run.stderr.hasPrefix("plistconv: \(missing): ") && !run.stderr.contains("stdout"), "\(run)")
+    }
+
     @Test func writesJSONForTools() throws {
         let folder = try TempFolder()
         defer { folder.remove() }
