@@ -64,7 +64,10 @@ extension PlistConfigSnapshot: FileConfigSnapshot {
         for component in key.components { current = current?.dictionary?[component] }
         guard let current else { return LookupResult(encodedKey: encodedKey, value: nil) }
         guard let content = Self.content(current, as: type) else {
-            throw PlistConfigError(description: "\(providerName): the value at \(encodedKey) is not a \(type.rawValue)")
+            throw PlistConfigError(
+                description:
+                    "\(providerName): the value at \(encodedKey) is not \(type.rawValue.first.map { "aeiou".contains($0) } == true ? "an" : "a") \(type.rawValue)"
+            )
         }
         return LookupResult(
             encodedKey: encodedKey,

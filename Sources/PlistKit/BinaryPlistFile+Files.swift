@@ -78,15 +78,16 @@ extension BinaryPlistFile {
     /// Writes the value at `path` as an XML property list to the file at `output`, as it reads
     /// it (see `writeXML(at:options:to:)`): memory follows the value's depth and widest
     /// dictionary, not its size. The file is replaced atomically: when reading or writing fails
-    /// part way, the old file is untouched and no partial file is left.
+    /// part way, the old file is untouched and no partial file is left. Devices, FIFOs and
+    /// descriptors' names are written in place, as `PlistFile.write(_:to:)` says.
     /// - Throws: `PlistError` from reading or writing, or `.io`.
     public func writeXML(
         at path: PlistKeyPath = PlistKeyPath(components: []), toFile output: String,
         options: PlistWriteOptions = .init()
     ) throws(PlistError) {
-        try FileIO.writeAtomically(to: output) { fd throws(PlistError) in
+        try FileIO.writeOutput(to: output) { out throws(PlistError) in
             try writeXML(at: path, options: options) { chunk throws(PlistError) in
-                try FileIO.writeAll(chunk, to: fd)
+                try FileIO.writeAll(chunk, to: out.fd)
             }
         }
     }

@@ -123,10 +123,11 @@ extension Plist {
     }
 
     /// Writes the value in `format` to the file at `path`, atomically: the old file stays
-    /// intact unless the new one was written completely, and keeps its permissions.
+    /// intact unless the new one was written completely, and keeps its permissions. Devices,
+    /// FIFOs and descriptors' names are written in place, as `PlistFile.write(_:to:)` says.
     /// - Throws: `PlistError` from encoding, or `.io` when the file cannot be written.
     public func write(to path: String, format: PlistFormat, options: PlistWriteOptions = .init()) throws(PlistError) {
-        try FileIO.writeAtomically(try bytes(format: format, options: options), to: path)
+        try FileIO.writeOutput(try bytes(format: format, options: options), to: path)
     }
 }
 

@@ -14,7 +14,9 @@ extension PlistFile {
     /// A document that only the in-memory reader reads (UTF-16 or UTF-32 text, a NUL byte, a
     /// reference to a character XML 1.0 forbids, which this package's XML writer writes) is
     /// read in memory, for the same value or error. `output` is replaced atomically: when
-    /// reading or writing fails part way, the old file is untouched and no partial file is left.
+    /// reading or writing fails part way, the old file is untouched and no partial file is left
+    /// (devices, FIFOs and descriptors' names are written in place, as `PlistFile.write(_:to:)`
+    /// says).
     /// - Throws: `PlistError` from reading or writing, or `.io`.
     public static func convertXMLToBinary(
         at input: String, toFile output: String, readOptions: PlistReadOptions = .init(),
@@ -24,7 +26,7 @@ extension PlistFile {
         guard try canStreamXML(source) else {
             let bytes = try source.contents(limit: PlistInput.limit(for: readOptions))
             let value = try Plist(xml: bytes.span, options: readOptions)
-            return try FileIO.writeAtomically(try value.binaryBytes(options: writeOptions), to: output)
+            return try FileIO.writeOutput(try value.binaryBytes(options: writeOptions), to: output)
         }
         try convertXMLToBinary(source, toFile: output, readOptions: readOptions, writeOptions: writeOptions)
     }
@@ -34,9 +36,9 @@ extension PlistFile {
     package static func convertXMLToBinary(
         _ input: PlistInput, toFile output: String, readOptions: PlistReadOptions, writeOptions: PlistWriteOptions
     ) throws(PlistError) {
-        try FileIO.writeAtomically(to: output) { fd throws(PlistError) in
+        try FileIO.writeOutput(to: output) { out throws(PlistError) in
             try convertXMLToBinary(
-                input, toFileDescriptor: fd.rawValue, readable: true, readOptions: readOptions,
+                input, toFileDescriptor: out.fd.rawValue, readable: out.canReadBack, readOptions: readOptions,
                 writeOptions: writeOptions)
         }
     }

@@ -11,10 +11,13 @@ public enum PlistFile {
     /// Writes `bytes` to the file at `path` atomically: a temporary file in the same folder is
     /// written completely and flushed, then renamed over the old file, which keeps its
     /// permissions (a symbolic link is followed, and its target replaced). A temporary file that
-    /// a killed process left behind is removed by the next write to the same file.
-    /// - Throws: `PlistError` with `.io` when the file cannot be written; the old file is then intact.
+    /// a killed process left behind is removed by the next write to the same file. A character
+    /// device or a FIFO (`/dev/null`, a named pipe) is written in place instead, never replaced,
+    /// and a descriptor's name (`/dev/stdout`, `/dev/fd/3`) writes to that open descriptor.
+    /// - Throws: `PlistError` with `.io` when the file cannot be written (a FIFO that no process
+    ///   reads, a folder, a socket or a block device included); the old file is then intact.
     public static func write(_ bytes: [UInt8], to path: String) throws(PlistError) {
-        try FileIO.writeAtomically(bytes, to: path)
+        try FileIO.writeOutput(bytes, to: path)
     }
 
     /// Writes all of `bytes` to the open file descriptor `fd` (standard output is 1).

@@ -188,13 +188,27 @@ public struct AppContainer: Hashable, Sendable {
         return full
     }
 
-    /// Refuses a name that is not exactly one path component.
+    /// Refuses a name that is not exactly one path component, that holds a control character
+    /// (a line feed would split the name across two lines of `defaults domains`, an escape
+    /// would steer the terminal), or that is longer than `maxNameLength` bytes.
     package static func validateName(_ name: String) throws(PlistStoreError) {
         guard !name.isEmpty, name != ".", name != "..", !name.contains("/"), !name.utf8.contains(0) else {
             throw PlistStoreError(
                 .invalidName, "a name must be one path component (no '/', NUL, '.' or '..')", path: name)
         }
+        guard name.escapingControlCharacters == name else {
+            throw PlistStoreError(.invalidName, "a name may not hold control characters", path: name)
+        }
+        guard name.utf8.count <= maxNameLength else {
+            throw PlistStoreError(
+                .invalidName, "a name may have at most \(maxNameLength) bytes (this one has \(name.utf8.count))",
+                path: String(name.prefix(32)) + "...")
+        }
     }
+
+    /// The longest name, in UTF-8 bytes: a file name has at most 255, and the store's files
+    /// add up to 40 bytes to a domain's name (`.NAME.plist.SLOT.tmp`, `NAME.plist.corrupt-TIME-N`).
+    package static let maxNameLength = 215
 
     private static func currentDirectory() -> String { FileIO.currentFolder() ?? "/" }
 

@@ -1,3 +1,5 @@
+import PlistKit
+
 /// What went wrong in the container or the preferences store, with the path concerned.
 public struct PlistStoreError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The kind of problem. New codes may be added without breaking a client's `switch`, as
@@ -40,7 +42,8 @@ public struct PlistStoreError: Error, Hashable, Sendable, CustomStringConvertibl
         self.movedTo = movedTo
     }
 
+    /// The path and the message on one line (control characters in the path escaped).
     public var description: String {
-        "\(path): \(message)" + (movedTo.map { " (kept as \($0))" } ?? "")
+        ("\(path): \(message)" + (movedTo.map { " (kept as \($0))" } ?? "")).escapingControlCharacters
     }
 }

@@ -205,9 +205,9 @@ enum XMLReader {
     private static func saxHandler() -> xmlSAXHandler {
         var handler = unsafe xmlSAXHandler()
         unsafe handler.initialized = XML_SAX2_MAGIC
-        unsafe handler.startElementNs = { context, name, _, _, _, _, _, _, _ in
+        unsafe handler.startElementNs = { context, name, prefix, _, _, _, _, _, _ in
             guard let context = unsafe context, let name = unsafe name else { return }
-            unsafe XMLParseState.at(context).pointee.start(name)
+            unsafe XMLParseState.at(context).pointee.start(name, prefix: prefix)
         }
         unsafe handler.endElementNs = { context, name, _, _ in
             guard let context = unsafe context, let name = unsafe name else { return }
@@ -281,8 +281,14 @@ enum XMLReader {
         unsafe context.assumingMemoryBound(to: XMLParseState.self)
     }
 
-    mutating func start(_ name: UnsafePointer<xmlChar>) {
+    /// An element opens: `name` without its namespace `prefix`, if it has one.
+    mutating func start(_ name: UnsafePointer<xmlChar>, prefix: UnsafePointer<xmlChar>?) {
         guard !failed else { return }
+        // `x:true` is no element of property lists, whatever namespace `x` names: Foundation's
+        // and plistlib's parsers, which know no namespaces, refuse it as an unknown element.
+        if let prefix = unsafe prefix {
+            return fail(.unknownElement(unsafe String(cString: prefix) + ":" + String(cString: name)))
+        }
         guard let element = unsafe element(named: name) else {
             return fail(.unknownElement(unsafe String(cString: name)))
         }

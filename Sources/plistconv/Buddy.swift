@@ -120,12 +120,12 @@ struct BuddySession {
             (value, format) = ([:], .xml)
             return true
         }
-        do {
-            (value, format) = try Plist.read(contentsOf: path)
+        do throws(PlistError) {
+            let document = try Terminal.read(path)
+            (value, format) = (document.value, document.format)
             return true
         } catch {
-            Terminal.report(error, file: path)
-            BuddyOutput.error("Error Reading File: \(path)")
+            BuddyOutput.error(Self.readingError(path, error))
             return false
         }
     }
@@ -244,7 +244,10 @@ struct BuddySession {
 
     private mutating func merge(_ arguments: [String]) -> Outcome {
         guard let file = arguments.first else { return fail("Merge: Missing Arguments") }
-        guard let source = try? Plist(contentsOf: file) else { return fail("Error Reading File: \(file)") }
+        let source: Plist
+        do throws(PlistError) { source = try Terminal.read(file).value } catch {
+            return fail(Self.readingError(file, error))
+        }
         let entry = arguments.dropFirst().joined(separator: " ")
         let path = BuddyEntry(entry).path
         guard let target = try? value.value(at: path) else { return fail("Merge: Entry, \"\(entry)\", Does Not Exist") }
@@ -269,8 +272,9 @@ struct BuddySession {
 
     private mutating func importFile(_ arguments: [String]) -> Outcome {
         guard arguments.count == 2 else { return fail("Import: Missing Arguments") }
-        guard let bytes = try? Terminal.bytes(of: arguments[1]) else {
-            return fail("Error Reading File: \(arguments[1])")
+        let bytes: [UInt8]
+        do throws(PlistError) { bytes = try Terminal.bytes(of: arguments[1]) } catch {
+            return fail(Self.readingError(arguments[1], error))
         }
         let data = Plist.data(.init(bytes))
         if (try? value.value(at: BuddyEntry(arguments[0]).path)) != nil {
@@ -338,6 +342,11 @@ struct BuddySession {
         if let value = kind.value(text) { return value }
         BuddyOutput.error("Unrecognized \(kind.formatName) Format")
         return nil
+    }
+
+    /// PlistBuddy's line for a file it cannot read, with the reason after it, on one line.
+    private static func readingError(_ path: String, _ error: PlistError) -> String {
+        "Error Reading File: \(path): \(Terminal.describing(error))".escapingControlCharacters
     }
 
     private func fail(_ message: String) -> Outcome {

@@ -24,7 +24,6 @@ struct Conversion: Equatable {
     var resolveArchive = false
     var stream = false
     var maxOutputBytes: Int?
-    var maxDepth: Int?
     /// libplist's `plistutil -i` spelling: without a format, binary becomes XML and other input binary.
     var libplist = false
 
@@ -64,7 +63,6 @@ struct Conversion: Equatable {
             )
         }
         if let maxOutputBytes, maxOutputBytes < 1 { throw UsageError("--max-output-bytes must be positive") }
-        if let maxDepth, maxDepth < 1 { throw UsageError("--max-depth must be positive") }
         if header, output == "-" || (output == nil && files.contains("-")) {
             throw UsageError("--header needs an output file to put the header beside")
         }
@@ -107,7 +105,7 @@ struct Conversion: Equatable {
     private func writeLimits(forInputOf size: Int) -> PlistWriteOptions {
         let (scaled, overflow) = size.multipliedReportingOverflow(by: 64)
         var limits = PlistWriteOptions(maxOutputBytes: maxOutputBytes ?? max(1 << 28, overflow ? .max : scaled))
-        if let maxDepth { limits.maxDepth = maxDepth }
+        limits.maxDepth = ReadLimits.current.maxDepth
         return limits
     }
 
@@ -116,6 +114,18 @@ struct Conversion: Equatable {
     struct Failure: Error, Equatable {
         var file: String
         var message: String
+
+        init(file: String, message: String) {
+            self.file = file
+            self.message = message
+        }
+
+        /// `error` on `file`, with the hints of plistconv's options for the limits.
+        init(_ file: String, _ error: PlistError) {
+            let hint =
+                error.code == .outputTooLarge ? "raise it with --max-output-bytes" : ReadLimits.hint(for: error.code)
+            self.init(file: file, message: hint.map { error.description(limitHint: $0) } ?? error.description)
+        }
     }
 
     /// Converts one file, as it is read or in memory; the failure, or nil.
@@ -132,7 +142,7 @@ struct Conversion: Equatable {
         do throws(PlistError) {
             source = try PlistInput.opening(input)
         } catch {
-            return Failure(file: inputName, message: error.description)
+            return Failure(inputName, error)
         }
         let detected = try? source.format()
         let target = format ?? (detected == .binary ? .xml : .binary)
@@ -146,15 +156,15 @@ struct Conversion: Equatable {
                         return convertXMLStreaming(source, size: size, to: destination, inputName, outputName)
                     }
                 } catch {
-                    return Failure(file: inputName, message: error.description)
+                    return Failure(inputName, error)
                 }
             }
         }
         var document: Document
         do throws(PlistError) {
-            document = try Terminal.read(source, maxDepth: maxDepth)
+            document = try Terminal.read(source)
         } catch {
-            return Failure(file: inputName, message: error.description)
+            return Failure(inputName, error)
         }
         if resolveArchive {
             do {
@@ -171,7 +181,7 @@ struct Conversion: Equatable {
         } catch {
             // A value the format cannot hold is the input's: name it, and what would hold it.
             // (Limits such as the output's size are the output's.)
-            guard error.code == .unrepresentable else { return Failure(file: outputName, message: error.description) }
+            guard error.code == .unrepresentable else { return Failure(outputName, error) }
             return unrepresentable(error, in: target, inputName)
         }
         do throws(PlistError) {
@@ -182,7 +192,7 @@ struct Conversion: Equatable {
             }
             return nil
         } catch {
-            return Failure(file: outputName, message: error.description)
+            return Failure(outputName, error)
         }
     }
 
@@ -199,8 +209,8 @@ struct Conversion: Equatable {
     ) -> Failure {
         switch error.code {
         case .unrepresentable: unrepresentable(error, in: format, inputName)
-        case .outputTooLarge, .io, .writerMisuse: Failure(file: outputName, message: error.description)
-        default: Failure(file: inputName, message: error.description)
+        case .outputTooLarge, .io, .writerMisuse: Failure(outputName, error)
+        default: Failure(inputName, error)
         }
     }
 
@@ -212,9 +222,9 @@ struct Conversion: Equatable {
         let file: BinaryPlistFile
         do throws(PlistError) {
             file = try BinaryPlistFile(
-                input: source, options: Terminal.readOptions(forInputOf: size, maxDepth: maxDepth))
+                input: source, options: Terminal.readOptionsWithoutValues(for: source))
         } catch {
-            return Failure(file: inputName, message: error.description)
+            return Failure(inputName, error)
         }
         let limits = writeLimits(forInputOf: size)
         do throws(PlistError) {
@@ -236,7 +246,7 @@ struct Conversion: Equatable {
     private func convertXMLStreaming(
         _ source: PlistInput, size: Int, to destination: String, _ inputName: String, _ outputName: String
     ) -> Failure? {
-        let readOptions = Terminal.readOptions(forInputOf: size, maxDepth: maxDepth)
+        let readOptions = Terminal.readOptionsWithoutValues(for: source)
         let limits = writeLimits(forInputOf: size)
         do throws(PlistError) {
             if destination == "-" {

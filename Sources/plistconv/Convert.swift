@@ -77,9 +77,6 @@ struct Convert: ParsableCommand {
             """)
     var maxOutputBytes: Int?
 
-    @Option(help: "The deepest nesting of arrays and dictionaries read and written (default: 512).")
-    var maxDepth: Int?
-
     /// Set when the command word was left out: a second file is then the output.
     @Flag(name: OptionSpelling.inputOutput.names, help: .hidden)
     var inputOutput = false
@@ -111,7 +108,6 @@ struct Convert: ParsableCommand {
         conversion.resolveArchive = resolveArchive
         conversion.stream = stream
         conversion.maxOutputBytes = maxOutputBytes
-        conversion.maxDepth = maxDepth
         conversion.libplist = libplist
         do throws(Conversion.UsageError) {
             try conversion.resolve(inputOutput: inputOutput)

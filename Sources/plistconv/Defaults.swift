@@ -52,6 +52,13 @@ struct Defaults: ParsableCommand {
     var words: [String] = []
 
     func run() throws {
+        try Self.run(words, container: container)
+    }
+
+    /// Runs the command line `words` (after `defaults`). `PlistConv.main` calls it directly:
+    /// ArgumentParser takes time quadratic in the number of words it passes through, and
+    /// `write KEY -array V...` may have tens of thousands.
+    static func run(_ words: [String], container: String? = nil) throws {
         // A write past a file-size limit fails with an error instead of killing the process.
         signal(SIGXFSZ, SIG_IGN)
         var words = words
@@ -62,7 +69,7 @@ struct Defaults: ParsableCommand {
             ?? ProcessInfo.processInfo.environment[AppContainer.rootEnvironmentVariable].flatMap {
                 $0.hasPrefix("/") ? $0 : nil
             }
-        if ["--help", "-h", "help"].contains(words.first) { throw CleanExit.helpRequest(self) }
+        if ["--help", "-h", "help"].contains(words.first) { throw CleanExit.helpRequest(Self.self) }
         let output = DefaultsOutput()
         do {
             if let host = words.first, host == "-currentHost" || host == "-host" {
@@ -126,7 +133,7 @@ final class DefaultsOutput: Sendable {
         var printed: [String] = []
         for line in lines where !printed.contains(line) {
             printed.append(line)
-            standardError("plistconv defaults: " + line)
+            standardError(("plistconv defaults: " + line).escapingControlCharacters)
         }
     }
 }
@@ -215,7 +222,8 @@ struct DefaultsCommand {
             return try store.setPersistentDomain(entries, forName: domain.name)
         }
         let key = arguments[0]
-        var rest = Array(arguments.dropFirst())
+        // A slice: taking its first word is O(1), so lists of any length are read in linear time.
+        var rest = arguments.dropFirst()
         let store = try store(for: domain)
         switch rest.first {
         case "-array-add":
@@ -294,7 +302,9 @@ struct DefaultsCommand {
     }
 
     private func domains() throws {
-        Swift.print(try domainNames().filter { $0 != Preferences.globalDomain }.joined(separator: ", "))
+        Swift.print(
+            try domainNames().filter { $0 != Preferences.globalDomain }.joined(separator: ", ")
+                .escapingControlCharacters)
     }
 
     private func find() throws {
@@ -325,7 +335,7 @@ struct DefaultsCommand {
                 try PlistFile.write(bytes, to: path)
             }
         } catch {
-            throw DefaultsFailure(message: "\(path): \(error)")
+            throw DefaultsFailure(message: "\(path): \(Terminal.describing(error))")
         }
     }
 
@@ -335,9 +345,9 @@ struct DefaultsCommand {
         let path = arguments[0]
         let value: Plist
         do throws(PlistError) {
-            value = path == "-" ? try Plist.read(fileDescriptor: 0).value : try Plist(contentsOf: path)
+            value = try Terminal.read(path).value
         } catch {
-            throw DefaultsFailure(message: "\(path): \(error)")
+            throw DefaultsFailure(message: "\(path): \(Terminal.describing(error))")
         }
         guard case .dictionary(let entries) = value else {
             throw DefaultsFailure(message: "\(path): the top level is not a dictionary")
@@ -410,7 +420,7 @@ struct DefaultsCommand {
     // MARK: Values
 
     /// The entries of a `-dict`: keys each followed by a value.
-    private static func entries(_ rest: inout [String]) throws -> PlistDictionary {
+    private static func entries(_ rest: inout ArraySlice<String>) throws -> PlistDictionary {
         var entries: PlistDictionary = [:]
         while !rest.isEmpty {
             let entryKey = rest.removeFirst()
@@ -423,7 +433,7 @@ struct DefaultsCommand {
     }
 
     /// One value of a `write`: a type flag and its text, or property-list text.
-    private static func element(_ rest: inout [String]) throws -> Plist {
+    private static func element(_ rest: inout ArraySlice<String>) throws -> Plist {
         let first = rest.removeFirst()
         let flags = ["-string", "-int", "-integer", "-float", "-bool", "-boolean", "-date", "-data"]
         guard flags.contains(first) else { return Preferences.parseValue(first) }

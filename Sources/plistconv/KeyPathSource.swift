@@ -14,7 +14,7 @@ enum KeyPathSource {
     static func open(_ path: String) throws(PlistError) -> KeyPathSource {
         let input = try PlistInput.opening(path)
         guard (try? input.format()) == .binary else { return .whole(try Terminal.read(input).value) }
-        let options = Terminal.readOptions(forInputOf: Terminal.size(of: input), maxDepth: nil)
+        let options = Terminal.readOptionsWithoutValues(for: input)
         // A command makes a few lookups: no key index would pay for itself.
         return .lazy(try BinaryPlistFile(input: input, options: options, maxIndexedEntries: 0))
     }

@@ -54,7 +54,7 @@ struct Linting: Equatable {
             let input = try PlistInput.opening(path)
             if quick, (try? input.format()) == .binary {
                 // The whole-file reader's walk and checks, without the values.
-                let options = Terminal.readOptions(forInputOf: Terminal.size(of: input), maxDepth: nil)
+                let options = Terminal.readOptionsWithoutValues(for: input)
                 try BinaryPlistFile(input: input, options: options, maxIndexedEntries: 0).check()
             } else {
                 _ = try Terminal.read(input)

@@ -31,6 +31,12 @@ struct PlistConv: ParsableCommand {
             [-f bin|xml|json|openstep], -p FILE. `--` ends the options, so that files and key paths \
             may start with -.
 
+            Read limits, with any command: --max-values N, the most values a file read whole may \
+            hold in memory (default 16777216; it also bounds the bytes read into memory, 64 per \
+            value and 1 GiB), and --max-depth N, the deepest nesting read and written (default 512). \
+            Commands that do not hold a file's values (extract and type of binary files, lint \
+            --quick, --stream) read files of any size.
+
             plistconv buddy [-c COMMAND]... [-x] FILE is macOS's PlistBuddy (so is plistconv run \
             under the name PlistBuddy): plistconv buddy -h lists its commands.
             """,
@@ -46,12 +52,22 @@ struct PlistConv: ParsableCommand {
         // reported with the file's name, instead of killing the process with no message and
         // the temporary file left behind. (The command's choice: PlistKit changes no signal.)
         signal(SIGXFSZ, SIG_IGN)
-        // PlistBuddy has a command line of its own (its -h is its help).
-        if CommandLine.arguments.first?.split(separator: "/").last == "PlistBuddy" {
-            Buddy.main(Array(CommandLine.arguments.dropFirst()))
+        // The read limits are the whole command line's (`ReadLimits.current` reads them again).
+        let given: [String]
+        do throws(ReadLimits.UsageError) {
+            given = try ReadLimits.parse(Array(CommandLine.arguments.dropFirst())).rest
+        } catch {
+            Terminal.writeError("plistconv: \(error.message)\n")
+            exit(withError: ExitCode.validationFailure)
         }
-        if CommandLine.arguments.dropFirst().first == "buddy" { Buddy.main(Array(CommandLine.arguments.dropFirst(2))) }
-        let arguments = CommandSpelling.normalized(Array(CommandLine.arguments.dropFirst()))
+        // PlistBuddy has a command line of its own (its -h is its help).
+        if CommandLine.arguments.first?.split(separator: "/").last == "PlistBuddy" { Buddy.main(given) }
+        if given.first == "buddy" { Buddy.main(Array(given.dropFirst())) }
+        if given.first == Defaults.configuration.commandName {
+            do { try Defaults.run(Array(given.dropFirst())) } catch { Defaults.exit(withError: error) }
+            Defaults.exit()
+        }
+        let arguments = CommandSpelling.normalized(given)
         if arguments.first == Diff.configuration.commandName {
             runExitingAsDiff(Diff.self, Array(arguments.dropFirst()))
         }

@@ -21,45 +21,40 @@ struct Document {
 ///
 /// Every command reads its inputs the same way: opened once as a `PlistInput` (checked by type,
 /// never waited on, its first bytes kept), the format judged from those bytes, and the read
-/// limits set by `readOptions(forInputOf:maxDepth:)` whatever path then reads it.
+/// limits of `ReadLimits`, whatever path then reads it.
 enum Terminal {
     /// The bytes of the file at `path` (`-` is standard input), for the commands that need a
     /// file's bytes as well as, or instead of, its value: opened and read as `PlistInput` reads
-    /// every input, within the default read limits.
+    /// every input, within the bytes a whole read takes into memory.
     static func bytes(of path: String) throws(PlistError) -> [UInt8] {
-        Array(try PlistInput.opening(path).contents(limit: PlistInput.limit(for: PlistReadOptions())))
+        Array(try PlistInput.opening(path).contents(limit: ReadLimits.current.inMemoryInputLimit))
     }
 
     /// Reads the property list at `path` (`-` is standard input) whole.
-    static func read(_ path: String, maxDepth: Int? = nil) throws(PlistError) -> Document {
-        try read(try PlistInput.opening(path), maxDepth: maxDepth)
+    static func read(_ path: String) throws(PlistError) -> Document {
+        try read(try PlistInput.opening(path))
     }
 
     /// Reads the property list in `input` whole, after judging its format from its first bytes
-    /// (so that a stream of zeros is refused without reading it). An empty file named
-    /// `*.strings` is an empty table.
-    static func read(_ input: PlistInput, maxDepth: Int? = nil) throws(PlistError) -> Document {
+    /// (so that a stream of zeros is refused without reading it), within the limits of a whole
+    /// read (`ReadLimits.inMemory(forInputOf:)`): an input larger than they allow is refused
+    /// from its size, before anything is allocated. An empty file named `*.strings` is an
+    /// empty table.
+    static func read(_ input: PlistInput) throws(PlistError) -> Document {
         if input.head.isEmpty, input.path != "-", input.path.hasSuffix(".strings") {
             return Document(value: .dictionary(.init()), format: .strings)
         }
         _ = try input.format()
-        let limit = PlistInput.limit(for: readOptions(forInputOf: size(of: input), maxDepth: maxDepth))
-        let bytes = try input.contents(limit: limit)
+        let bytes = try input.contents(limit: ReadLimits.current.inMemoryInputLimit)
         let (value, format) = try Plist.read(
-            bytes: bytes.span, options: readOptions(forInputOf: bytes.count, maxDepth: maxDepth))
+            bytes: bytes.span, options: ReadLimits.current.inMemory(forInputOf: bytes.count))
         return Document(value: value, format: format, inputSize: bytes.count)
     }
 
-    /// The read limits for an input of `size` bytes, the same for every path that reads it (in
-    /// memory, streaming, lazily): the library's defaults (2^24 values, 1 GiB of content),
-    /// raised to the input's size for larger inputs, whose values a streaming path does not
-    /// keep; a stream is read into memory within the defaults' `PlistInput.limit`, and its
-    /// value read with the limits of the size it turned out to have.
-    static func readOptions(forInputOf size: Int, maxDepth: Int?) -> PlistReadOptions {
-        let defaults = PlistReadOptions()
-        return PlistReadOptions(
-            maxDepth: maxDepth ?? defaults.maxDepth, maxObjects: max(defaults.maxObjects, size),
-            maxContentBytes: max(defaults.maxContentBytes, size))
+    /// The read limits of a path that holds no values (streaming, lazy, checking) for `input`
+    /// (`ReadLimits.withoutValues(forInputOf:)`).
+    static func readOptionsWithoutValues(for input: PlistInput) -> PlistReadOptions {
+        ReadLimits.current.withoutValues(forInputOf: size(of: input))
     }
 
     /// The size of a regular file, 0 for a stream (not known before it is read).
@@ -97,7 +92,15 @@ enum Terminal {
     /// in the name (and in a message that is no `PlistError`, whose messages escape their own)
     /// are escaped (`\n`, `\u{1B}`), so that no file name or key can add or forge a line.
     static func report(_ error: some CustomStringConvertible, file name: String) {
-        writeError("plistconv: \(name): \(error)".escapingControlCharacters + "\n")
+        writeError("plistconv: \(name): \(describing(error))".escapingControlCharacters + "\n")
+    }
+
+    /// The text of `error`: a limit's hint names plistconv's option (`ReadLimits.hint(for:)`).
+    static func describing(_ error: some CustomStringConvertible) -> String {
+        guard let error = error as? PlistError, let hint = ReadLimits.hint(for: error.code) else {
+            return error.description
+        }
+        return error.description(limitHint: hint)
     }
 
     /// Writes `text` to standard error at once (one system call unless the system takes only

@@ -14,6 +14,63 @@ import Darwin
 /// that is no property list is refused unread, and one that is read into memory stays within
 /// the read limits. Error messages are one line whatever the keys hold.
 @Suite(.timeLimit(.minutes(10))) struct InputTests {
+    /// A regular file is read to the size it had when it was opened, whole, in chunks and
+    /// scanned, however much is appended while it is read (a file that kept growing kept
+    /// `--stream` reading: the chunks and the whole read followed it).
+    @Test(arguments: [10, 5_000, 3 << 20]) func aFileIsReadToItsSizeWhenOpened(size: Int) throws {
+        let folder = try TempFolder()
+        defer { folder.remove() }
+        let original = (0..<size).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+        let path = try folder.write(original, to: "growing")
+        func appending() throws {
+            let handle = try #require(FileHandle(forWritingAtPath: path))
+            try handle.seekToEnd()
+            try handle.write(contentsOf: Data(repeating: 0x41, count: 2 << 20))
+            try handle.close()
+        }
+        let whole = try PlistInput(path: path)
+        try appending()
+        let read = Array(try whole.contents(limit: .max))
+        // Bools: Testing's description of two unequal large arrays takes minutes.
+        let wholeIsOriginal = read == original
+        #expect(wholeIsOriginal, "\(read.count) bytes of \(size)")
+
+        _ = try folder.write(original, to: "growing")
+        let chunked = try PlistInput(path: path)
+        try appending()
+        var chunks: [UInt8] = []
+        try chunked.readingChunks(chunkSize: 1 << 16) { read throws(PlistError) in
+            while case let chunk = try read(), !chunk.isEmpty { chunks += chunk }
+        }
+        let chunksAreOriginal = chunks == original
+        #expect(chunksAreOriginal, "\(chunks.count) bytes of \(size)")
+
+        _ = try folder.write(original, to: "growing")
+        let scanned = try PlistInput(path: path)
+        try appending()
+        var seen: [UInt8] = []
+        try scanned.scanning { chunk in for index in chunk.indices { seen.append(chunk[index]) } }
+        let scannedIsOriginal = seen == original
+        #expect(scannedIsOriginal, "\(seen.count) bytes of \(size)")
+    }
+
+    /// A FIFO whose writer comes a little after it is opened (a writer blocked in its own `open`
+    /// is woken by ours) is read to its end: it read as an empty input before.
+    @Test func aFIFOWhoseWriterComesLateIsRead() throws {
+        let folder = try TempFolder()
+        defer { folder.remove() }
+        let fifo = folder.path("fifo")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let writer = Thread {
+            usleep(300_000)
+            let fd = open(fifo, O_WRONLY)
+            guard fd >= 0 else { return }
+            _ = Array("<plist><true/></plist>".utf8).withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+            close(fd)
+        }
+        writer.start()
+        #expect(try Plist(contentsOf: fifo) == true)
+    }
     @Test func devicesAreRefusedAndDevNullIsEmpty() throws {
         let plist = try #require(throws: PlistError.self) { try Plist.read(contentsOf: "/dev/zero") }
         let lazy = try #require(throws: PlistError.self) { try BinaryPlistFile(contentsOf: "/dev/zero") }
@@ -74,7 +131,7 @@ import Darwin
             try value.value(at: PlistKeyPath(components: ["a\nb", "c"]))
         }
         #expect(error.keyPath == "a\nb")
-        #expect(error.message == "the value at key path \"a\\nb\" is a integer, not a dictionary or array")
+        #expect(error.message == "the value at key path \"a\\nb\" is an integer, not a dictionary or array")
         let missing = try #require(throws: PlistError.self) {
             try value.value(at: PlistKeyPath(components: ["\u{1B}[2J\u{2028}"]))
         }

@@ -41,7 +41,7 @@ import Testing
         #expect(file.count < 512)
         try expectQuickFailure(
             format, input: file,
-            message: "the output would be larger than 268435456 bytes (raise maxOutputBytes to allow more)")
+            message: "the output would be larger than 268435456 bytes (raise it with --max-output-bytes)")
     }
 
     @Test(arguments: ["json", "openstep", "xml", "swift", "binary"])
@@ -50,6 +50,6 @@ import Testing
         #expect(file.count < 1024)
         let error = try #require(throws: PlistError.self) { try Plist(binary: file) }
         #expect(error.kind == .tooManyObjects(limit: 1 << 24))
-        try expectQuickFailure(format, input: file, message: error.description)
+        try expectQuickFailure(format, input: file, message: error.description(limitHint: "raise it with --max-values"))
     }
 }

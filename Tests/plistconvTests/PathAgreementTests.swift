@@ -1,9 +1,16 @@
+import Dispatch
 import Foundation
 import PlistKit
 import TestSupport
 import Testing
 
 @testable import plistconv
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Every input through every path `plistconv` reads with, in-process: conversion to XML and to
 /// binary in memory, with `--stream` and with the automatic switch (its threshold lowered to 0,
@@ -76,7 +83,7 @@ import Testing
     }()
 
     @Test(arguments: fixtures) func fixturesReadAlikeOnEveryPath(input: Input) throws {
-        try Self.compare(input)
+        try Self.compare(input, throughFIFOs: true)
     }
 
     @Test(arguments: mutants) func mutantsReadAlikeOnEveryPath(input: Input) throws {
@@ -96,8 +103,12 @@ import Testing
         case wrote([UInt8])
     }
 
-    /// Runs `input` through every path and compares what they give.
-    static func compare(_ input: Input, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    /// Runs `input` through every path and compares what they give; `throughFIFOs`, every
+    /// conversion also writes to a FIFO (through the output layer's in-place path), whose reader
+    /// must get the same verdict and bytes as the regular file.
+    static func compare(
+        _ input: Input, throughFIFOs: Bool = false, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
         let folder = try TempFolder()
         defer { folder.remove() }
         // The name keeps the extension: an empty `.strings` file reads as an empty table.
@@ -116,11 +127,32 @@ import Testing
                 conversion.output = folder.path("out")
                 conversion.stream = stream
                 conversion.streamingThreshold = threshold
+                let outcome: Outcome
                 if let failure = conversion.convert(path) {
-                    outcomes.append((label, .failed(failure)))
+                    outcome = .failed(failure)
                 } else {
-                    outcomes.append((label, .wrote(try folder.read("out"))))
+                    outcome = .wrote(try folder.read("out"))
                     try FileManager.default.removeItem(atPath: folder.path("out"))
+                }
+                outcomes.append((label, outcome))
+                guard throughFIFOs else { continue }
+                conversion.output = folder.path("fifo")
+                let fifo = try FIFOReader(folder.path("fifo"))
+                let failure = conversion.convert(path)
+                let read = fifo.finish()
+                switch (outcome, failure) {
+                case (.wrote(let bytes), nil):
+                    // A Bool: Testing's description of two unequal large arrays takes minutes.
+                    let same = read == bytes
+                    #expect(
+                        same, "\(label) \(format) \(input.name) to a FIFO: \(read.count) of \(bytes.count) bytes",
+                        sourceLocation: sourceLocation)
+                case (.failed(let expected), let failure?):
+                    #expect(
+                        failure.message == expected.message, "\(label) \(format) \(input.name) to a FIFO",
+                        sourceLocation: sourceLocation)
+                default:
+                    Issue.record("\(label) \(format) \(input.name): \(failure.map(\.message) ?? "wrote") to a FIFO")
                 }
             }
             let (_, reference) = outcomes[0]
@@ -144,7 +176,7 @@ import Testing
             // What does not read fails every conversion with the reader's error.
             if let lint {
                 #expect(
-                    reference == .failed(Conversion.Failure(file: path, message: lint.description)),
+                    reference == .failed(Conversion.Failure(file: path, message: Terminal.describing(lint))),
                     "\(format) \(input.name): \(lint)", sourceLocation: sourceLocation)
             }
         }
@@ -200,5 +232,58 @@ import Testing
         default:
             break
         }
+    }
+}
+
+/// The reader of a new FIFO at a path, on a thread of its own, which collects what a writer
+/// writes until the writer closes it.
+private final class FIFOReader: @unchecked Sendable {
+    private let fd: Int32
+    private let done = DispatchSemaphore(value: 0)
+    private let stop = NSLock()
+    private var stopping = false
+    private var bytes: [UInt8] = []
+
+    /// Makes the FIFO and opens its reading end (non-blocking, so that it is open before any
+    /// writer comes, which a writer needs: one without a reader is refused).
+    init(_ path: String) throws {
+        unlink(path)
+        guard mkfifo(path, 0o600) == 0 else { throw CocoaError(.fileWriteUnknown) }
+        fd = open(path, O_RDONLY | O_NONBLOCK)
+        guard fd >= 0 else { throw CocoaError(.fileReadUnknown) }
+        Thread { [self] in collect() }.start()
+    }
+
+    /// Waits until a writer came and went (or, when none came, until `finish` is called).
+    private func collect() {
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        var writerCame = false
+        while true {
+            var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&entry, 1, 50)
+            if ready <= 0 {
+                if !writerCame, stop.withLock({ stopping }) { break }
+                continue
+            }
+            let count = read(fd, &buffer, buffer.count)
+            if count > 0 {
+                writerCame = true
+                bytes += buffer[0..<count]
+            } else if count == 0 {
+                // The end: a writer closed it (poll reports no end before one has come).
+                break
+            } else if errno != EAGAIN && errno != EINTR {
+                break
+            }
+        }
+        done.signal()
+    }
+
+    /// What the writer wrote, once it is done; closes and removes the FIFO.
+    func finish() -> [UInt8] {
+        stop.withLock { stopping = true }
+        done.wait()
+        close(fd)
+        return bytes
     }
 }

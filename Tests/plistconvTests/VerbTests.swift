@@ -119,10 +119,10 @@ private func hex(_ range: Range<Int>) -> String { range.map { String(format: "%0
         (["extract", "name.x", "raw"], "the value at key path \"name\" is a string, not a dictionary or array"),
         (
             ["extract", "count", "raw", "--expect", "string"],
-            "the value at key path \"count\" is a integer, not a string"
+            "the value at key path \"count\" is an integer, not a string"
         ),
         (["-extract", "on", "raw", "-expect", "integer"], "the value at key path \"on\" is a bool, not an integer"),
-        (["type", "list", "--expect", "dictionary"], "the value at key path \"list\" is a array, not a dictionary"),
+        (["type", "list", "--expect", "dictionary"], "the value at key path \"list\" is an array, not a dictionary"),
     ])
     func failures(arguments: [String], message: String) throws {
         let folder = try TempFolder()

@@ -260,7 +260,24 @@ public struct PlistError: Error, Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The problem and its location on one line.
-    public var description: String {
+    public var description: String { described(message) }
+
+    /// `description` with the hint that ends a limit's message, which names the library's
+    /// option ("raise maxObjects to allow more"), replaced by `hint`: for a tool whose options
+    /// are spelled otherwise. Other errors are described as they are.
+    package func description(limitHint hint: String) -> String {
+        let text = message
+        guard Self.limitCodes.contains(code), let start = text.ranges(of: " (raise ").last else {
+            return described(text)
+        }
+        return described(text[..<start.lowerBound] + " (" + hint + ")")
+    }
+
+    private static let limitCodes: Set<Code> = [
+        .tooDeep, .tooManyObjects, .tooMuchContent, .outputTooLarge, .inputTooLarge,
+    ]
+
+    private func described(_ message: String) -> String {
         if let position { return "\(position.line):\(position.column): \(message)" }
         if let byteOffset { return "byte \(byteOffset): \(message)" }
         return message
@@ -382,8 +399,8 @@ extension PlistError.Kind {
             (
                 .notAContainer,
                 keyPath.isEmpty
-                    ? "the top-level value is a \(type), not a dictionary or array"
-                    : "the value at key path \"\(keyPath)\" is a \(type), not a dictionary or array"
+                    ? "the top-level value is \(article(type)) \(type), not a dictionary or array"
+                    : "the value at key path \"\(keyPath)\" is \(article(type)) \(type), not a dictionary or array"
             )
         case .syntax(let detail):
             (.syntax, detail)
@@ -398,7 +415,7 @@ extension PlistError.Kind {
         case .unexpectedType(let keyPath, let expected, let found):
             (
                 .unexpectedType,
-                "the value at key path \"\(keyPath)\" is a \(found), not \(article(expected)) \(expected)"
+                "the value at key path \"\(keyPath)\" is \(article(found)) \(found), not \(article(expected)) \(expected)"
             )
         }
     }

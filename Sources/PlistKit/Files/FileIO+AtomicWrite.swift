@@ -152,17 +152,23 @@ extension FileIO {
 
     /// The file a symbolic link at `path` points to (following chains of links, and naming the
     /// missing file a dangling link points to), or `path` itself when it is not a link.
-    private static func resolvingLink(_ path: String) throws(PlistError) -> String {
+    static func resolvingLink(_ path: String) throws(PlistError) -> String {
         var current = path
         for _ in 0..<40 {
             guard let info = try? status(atPath: current, followsLink: false), info.kind == .symbolicLink else {
                 return current
             }
-            let target: String
-            do throws(Errno) { target = try linkTarget(current) } catch { throw PlistError(error) }
-            let folder = current.lastIndex(of: "/").map { String(current[...$0]) } ?? ""
-            current = target.hasPrefix("/") ? target : folder + target
+            current = try nextLink(current)
         }
         throw PlistError(Errno.tooManySymbolicLinkLevels)
+    }
+
+    /// The path that the symbolic link at `link` holds, made absolute or relative to the
+    /// current folder as `link` is.
+    static func nextLink(_ link: String) throws(PlistError) -> String {
+        let target: String
+        do throws(Errno) { target = try linkTarget(link) } catch { throw PlistError(error) }
+        let folder = link.lastIndex(of: "/").map { String(link[...$0]) } ?? ""
+        return target.hasPrefix("/") ? target : folder + target
     }
 }

@@ -18,29 +18,24 @@ package import Foundation
 /// Reading: whole files and streams into memory, parts of files, mappings.
 extension FileIO {
     /// The contents of `fd`, an open regular file of `size` bytes by `fstat`, read into one
-    /// buffer of that size, after the `head` bytes already read from it. A file that shrank
-    /// while it was read gives fewer bytes; one that grew gives the longer contents, up to
-    /// `limit` bytes: past it, an error.
+    /// buffer of that size, after the `head` bytes already read from it: the file as it was
+    /// when it was opened. A file that shrank while it was read gives fewer bytes; one that
+    /// grows is read to the size it had (a file that keeps growing, a log, would otherwise
+    /// never end).
     ///
     /// Files are read, never memory-mapped, for a whole read: a mapped file that another
     /// process truncates while it is being parsed raises SIGBUS on the next page touched, which
     /// would kill the process, and a library may not install a signal handler to catch it.
-    /// Read, a file that shrinks gives fewer bytes (which the reader reports as truncated) and
-    /// one that grows gives more. One buffer is filled in place, so the copy costs about a
+    /// Read, a file that shrinks gives fewer bytes (which the reader reports as truncated).
+    /// One buffer is filled in place, so the copy costs about a
     /// `memcpy` of the file (see docs/SECURITY.md).
     /// - Throws: `.inputTooLarge` past `limit`, `.io` when reading fails.
     package static func contents(
         ofRegularFile fd: FileDescriptor, size: Int, limit: Int, after head: [UInt8] = []
     ) throws(PlistError) -> Data {
+        guard size <= limit else { throw PlistError(.inputTooLarge(limit: limit), at: 0) }
         // An array of exactly the size (`Data(count:)` reserves a quarter more), adopted by the `Data`.
-        let capacity = max(min(size, limit), head.count)
-        var bytes = try fill(capacity: capacity, from: fd, after: head).bytes
-        if bytes.count == capacity {
-            // The file may have grown while it was read.
-            let more = try contents(ofDescriptor: fd, limit: limit - bytes.count)
-            if !more.isEmpty { bytes += more }
-        }
-        return Data(adopting: bytes)
+        return Data(adopting: try fill(capacity: max(size, head.count), from: fd, after: head).bytes)
     }
 
     /// Up to `capacity` bytes: `head`, then what is read from `fd` until the array is full or
@@ -166,6 +161,14 @@ extension FileIO {
             guard count <= limit - data.count else { throw PlistError(.inputTooLarge(limit: limit), at: 0) }
             data.append(contentsOf: chunk[0..<count])
         }
+    }
+
+    /// Waits up to `milliseconds` for `fd` to have something to read (or to reach its end);
+    /// returns at once when it has.
+    static func waitForInput(_ fd: FileDescriptor, milliseconds: Int32) {
+        var entry = pollfd(fd: fd.rawValue, events: Int16(POLLIN), revents: 0)
+        // SAFETY: `poll` reads and writes the one local entry, for the duration of the call.
+        _ = try? retrying { unsafe poll(&entry, 1, milliseconds) }
     }
 
     /// Up to `count` bytes read from `fd`: fewer only at its end.

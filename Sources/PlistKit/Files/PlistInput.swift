@@ -51,9 +51,12 @@ package final class PlistInput {
         }
         ownsDescriptor = true
         do throws(PlistError) {
-            let (kind, isDevice) = try Self.kind(of: fd)
+            let (kind, isDevice, isFIFO) = try Self.kind(of: fd)
             self.kind = kind
             if kind == .stream, !isDevice {
+                // A writer may be opening the FIFO now: its open waits for a reader, and ours
+                // wakes it. Until it is open, a read would find no writer and end the input.
+                if isFIFO { FileIO.waitForInput(fd, milliseconds: Self.writerGrace) }
                 // Reads wait for data from here on, as they do on standard input; a FIFO
                 // without a writer reads as empty. (A device stays non-blocking: one that has
                 // nothing to read at once is refused.)
@@ -66,6 +69,11 @@ package final class PlistInput {
         }
     }
 
+    /// How long a FIFO opened by name is given for a writer to come (one that was waiting for a
+    /// reader comes within a few milliseconds) or for data: a FIFO that none writes to in that
+    /// time is an empty input.
+    static let writerGrace: Int32 = 1_000
+
     /// Reads from the open descriptor `fd` (standard input is 0), from where it stands, which
     /// stays open; `name` is the name to give it (`-` for standard input). A regular file not
     /// read from its start is read as a stream.
@@ -74,7 +82,7 @@ package final class PlistInput {
         path = name
         self.fd = FileDescriptor(rawValue: fd)
         ownsDescriptor = false
-        let (kind, isDevice) = try Self.kind(of: self.fd)
+        let (kind, isDevice, _) = try Self.kind(of: self.fd)
         self.kind = kind != .stream && (try? FileIO.offset(of: self.fd)) != 0 ? .stream : kind
         (head, endedInHead) = try Self.readHead(self.fd, isDevice: isDevice)
     }
@@ -88,18 +96,18 @@ package final class PlistInput {
         if ownsDescriptor { try? FileIO.close(fd) }
     }
 
-    /// What the descriptor `fd` is, and whether it is a character device other than a
-    /// terminal; folders and block devices are refused.
-    private static func kind(of fd: FileDescriptor) throws(PlistError) -> (Kind, isDevice: Bool) {
+    /// What the descriptor `fd` is, whether it is a character device other than a terminal,
+    /// and whether it is a FIFO; folders and block devices are refused.
+    private static func kind(of fd: FileDescriptor) throws(PlistError) -> (Kind, isDevice: Bool, isFIFO: Bool) {
         let info: FileStatus
         do throws(Errno) { info = try FileIO.status(of: fd) } catch { throw PlistError(error) }
         switch info.kind {
-        case .regular: return (.regularFile(size: info.size), false)
+        case .regular: return (.regularFile(size: info.size), false, false)
         case .folder: throw PlistError(Errno.isDirectory)
-        case .characterDevice: return (.stream, !FileIO.isTerminal(fd))
+        case .characterDevice: return (.stream, !FileIO.isTerminal(fd), false)
         case .blockDevice:
             throw PlistError(.io(reason: "a block device (only files, pipes and terminals are read)"), at: 0)
-        default: return (.stream, false)
+        default: return (.stream, false, info.kind == .fifo)
         }
     }
 
@@ -164,17 +172,22 @@ package final class PlistInput {
     }
 
     /// Calls `body` with a function that reads the input in chunks of `chunkSize` bytes (the
-    /// first bytes first), an empty chunk at its end.
+    /// first bytes first), an empty chunk at its end; a regular file ends at the size it had
+    /// when it was opened.
     package func readingChunks(
         chunkSize: Int = 1 << 20, _ body: (_ read: () throws(PlistError) -> [UInt8]) throws(PlistError) -> Void
     ) throws(PlistError) {
         var pending = head
         var ended = endedInHead
+        var left = Int.max
+        if case .regularFile(let size) = kind { left = size - head.count }
         try body { () throws(PlistError) -> [UInt8] in
             var chunk = pending
             pending = []
+            if !ended, left <= 0 { ended = true }
             if !ended {
-                let wanted = max(chunkSize - chunk.count, 1)
+                let wanted = min(max(chunkSize - chunk.count, 1), left)
+                defer { left -= wanted }
                 let more = try FileIO.readUpTo(wanted, from: fd)
                 if more.count < wanted { ended = true }
                 chunk += more
@@ -183,14 +196,15 @@ package final class PlistInput {
         }
     }
 
-    /// Calls `scan` with every byte of a regular file, in chunks, read with `pread` from its
-    /// start (so the reads that follow are not moved); for a stream, does nothing.
+    /// Calls `scan` with every byte of a regular file, to the size it had when it was opened, in
+    /// chunks, read with `pread` from its start (so the reads that follow are not moved); for a
+    /// stream, does nothing.
     /// - Throws: `.io` when reading fails.
     package func scanning(_ scan: (_ chunk: Span<UInt8>) -> Void) throws(PlistError) {
-        guard case .regularFile = kind else { return }
+        guard case .regularFile(let size) = kind else { return }
         var offset = 0
-        while true {
-            let chunk = try FileIO.readBack(fd, offset: offset, count: 1 << 20)
+        while offset < size {
+            let chunk = try FileIO.readBack(fd, offset: offset, count: min(1 << 20, size - offset))
             if chunk.isEmpty { return }
             scan(chunk.span)
             offset += chunk.count

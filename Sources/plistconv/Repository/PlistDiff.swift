@@ -1,5 +1,11 @@
 import PlistKit
 
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 /// One step of a path into a property list: a dictionary key or an array index.
 enum PathComponent: Equatable {
     case key(String)
@@ -125,7 +131,12 @@ extension PlistChange {
         switch kind {
         case .added: return place + InlineValue.text(new!)
         case .removed: return place + InlineValue.text(old!)
-        case .changed: return place + InlineValue.text(old!) + " → " + InlineValue.text(new!)
+        case .changed:
+            let (before, after) = (InlineValue.text(old!), InlineValue.text(new!))
+            guard before == after else { return place + before + " → " + after }
+            // Different values that print alike (NaNs with other payloads, dates a fraction of
+            // a second apart) are shown exactly.
+            return place + InlineValue.exactText(old!) + " → " + InlineValue.exactText(new!)
         case .retyped:
             return place + old!.typeName + " " + InlineValue.text(old!) + " → " + new!.typeName + " "
                 + InlineValue.text(new!)
@@ -155,6 +166,15 @@ enum InlineValue {
             return "{" + entries.map { HumanReadable.quoted($0.key) + " => " + text($0.value) }.joined(separator: ", ")
                 + "}"
         default: return Scalar.text(of: value)
+        }
+    }
+
+    /// `text(_:)` with what it rounds away: a real's bits, a date's seconds since 2001 in full.
+    static func exactText(_ value: Plist) -> String {
+        switch value {
+        case .real(let real): return text(value) + " (bits 0x" + String(real.bitPattern, radix: 16) + ")"
+        case .date(let date): return text(value) + " (\(date.timeIntervalSinceReferenceDate) s since 2001)"
+        default: return text(value)
         }
     }
 }
