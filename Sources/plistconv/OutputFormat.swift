@@ -42,12 +42,15 @@ enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
     }
 
     /// The bytes of `plist` in this format; source code names the value after `file` (the input).
+    /// An Xcode project keeps the comments and one-line objects of `original` (the file as read)
+    /// that Xcode's rules do not derive, and its project name.
     /// OpenStep and `.strings` keep each dictionary's key order; `stringify` writes values they
     /// cannot hold as strings. JSON is compact with keys in their order, or indented with sorted
     /// keys when `readable`; `jsonValues` says what becomes of dates, data and UIDs.
     func encode(
         _ plist: Plist, file: String, readable: Bool = false, stringify: Bool = false,
-        jsonValues: PlistWriteOptions.JSONValues = .typed, limits: PlistWriteOptions = .init()
+        jsonValues: PlistWriteOptions.JSONValues = .typed, limits: PlistWriteOptions = .init(),
+        original: [UInt8]? = nil
     ) throws(PlistError) -> [UInt8] {
         // `limits` gives the depth and output limits; each format sets the rest.
         var options = limits
@@ -58,7 +61,8 @@ enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
             options.sortsKeys = false
             options.openStepValues = self == .gnustep ? .gnustep : stringify ? .strings : .strict
             return try self == .strings ? plist.stringsBytes(options: options) : plist.openStepBytes(options: options)
-        case .pbxproj: return try plist.pbxprojBytes(projectName: Self.projectName(file), options: options)
+        case .pbxproj:
+            return try plist.pbxprojBytes(projectName: Self.projectName(file), original: original, options: options)
         case .json:
             options.sortsKeys = readable
             options.jsonValues = jsonValues

@@ -14,6 +14,8 @@ struct Document {
     var format: PlistFormat
     /// How many bytes were read.
     var inputSize = 0
+    /// The bytes of OpenStep text, whose comments and layout an Xcode project's writer keeps.
+    var text: [UInt8]? = nil
 }
 
 /// Files and standard streams as the commands see them (`-` is standard input or output), and
@@ -47,7 +49,8 @@ enum Terminal {
         let bytes = try input.contents(limit: limit)
         let (value, format) = try Plist.read(
             bytes: bytes.span, options: readOptions(forInputOf: bytes.count, maxDepth: maxDepth))
-        return Document(value: value, format: format, inputSize: bytes.count)
+        return Document(
+            value: value, format: format, inputSize: bytes.count, text: format == .openStep ? [UInt8](bytes) : nil)
     }
 
     /// The read limits for an input of `size` bytes, the same for every path that reads it (in

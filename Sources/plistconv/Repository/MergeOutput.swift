@@ -81,7 +81,8 @@ enum TextLayout {
     case strings
     case json(indented: Bool, sortsKeys: Bool)
     case openStep
-    case project(name: String)
+    /// An Xcode project, keeping the name and the comments of `original` (OURS).
+    case project(original: [UInt8])
 
     /// `value` in this layout.
     func bytes(_ value: Plist) throws(PlistError) -> [UInt8] {
@@ -101,8 +102,9 @@ enum TextLayout {
             options.sortsKeys = false
             options.openStepValues = .gnustep
             return try value.openStepBytes(options: options)
-        case .project(let name):
-            return try value.pbxprojBytes(projectName: name, options: options)
+        case .project(let original):
+            // (A git merge driver sees temporary file names: the name is `original`'s.)
+            return try value.pbxprojBytes(projectName: "Project", original: original, options: options)
         }
     }
 
@@ -119,18 +121,8 @@ enum TextLayout {
             ]
         case .openStep, .binary:  // (binary files are not text: `MergeOutput` writes them itself)
             guard text.starts(with: Array("// !$*UTF8*$!".utf8)) else { return [.openStep] }
-            return [.project(name: projectName(in: text)), .openStep]
+            return [.project(original: text), .openStep]
         }
-    }
-
-    /// The project's name as Xcode wrote it into the comment on the project's configuration
-    /// list, or "Project" when there is none (a git merge driver sees temporary file names).
-    private static func projectName(in text: [UInt8]) -> String {
-        let marker = Array("Build configuration list for PBXProject \"".utf8)
-        guard let start = text.firstRange(of: marker)?.upperBound,
-            let end = text[start...].firstIndex(of: UInt8(ascii: "\""))
-        else { return "Project" }
-        return String(decoding: text[start..<end], as: UTF8.self)
     }
 }
 
