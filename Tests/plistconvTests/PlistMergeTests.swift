@@ -52,6 +52,24 @@ import Testing
         #expect(reordered.ours == ["c", "b", "a"] && reordered.theirs == ["b", "a", "c"])
     }
 
+    /// An element renamed on one side and replaced on the other is a conflict at its index,
+    /// each side keeping its own; removed on both sides, with one side adding in its place, it
+    /// merges.
+    @Test func aStringBothSidesReplacedIsAConflict() {
+        let base: Plist = ["Base.lproj", "en.lproj", "fr.lproj"]
+        let merged = merge(base, ["Base.lproj", "en-GB.lproj", "fr.lproj"], ["Base.lproj", "en-US.lproj", "fr.lproj"])
+        #expect(
+            merged.conflicts.map(\.line) == [
+                #"conflict at 1: ours ["en-GB.lproj"], theirs ["en-US.lproj"], base ["en.lproj"]"#
+            ])
+        #expect(merged.ours == ["Base.lproj", "en-GB.lproj", "fr.lproj"])
+        #expect(merged.theirs == ["Base.lproj", "en-US.lproj", "fr.lproj"])
+        let added = merge(base, ["Base.lproj", "de.lproj", "fr.lproj"], ["Base.lproj", "fr.lproj", "it.lproj"])
+        #expect(added.conflicts.isEmpty && added.ours == ["Base.lproj", "de.lproj", "fr.lproj", "it.lproj"])
+        let both = merge(base, ["Base.lproj", "de.lproj", "fr.lproj"], ["Base.lproj", "fr.lproj"])
+        #expect(both.conflicts.isEmpty && both.ours == ["Base.lproj", "de.lproj", "fr.lproj"])
+    }
+
     @Test func otherArraysMergeAsDiff3() {
         let base: Plist = [["n": 1], ["n": 2], ["n": 3], ["n": 5]]
         // A change on each side in different elements, changes of different keys in one
