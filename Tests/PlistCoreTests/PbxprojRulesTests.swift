@@ -44,8 +44,10 @@ import Testing
         #expect(written == original, "\(firstDifference(written, original))")
     }
 
-    /// Objects of kinds the rules do not know keep the comment and the line they had, and the
-    /// project keeps the name the file gives it whatever `projectName` says.
+    /// What the rules cannot derive keeps the comment (and line) it had: objects of kinds the
+    /// rules do not know, an ID no object has, a build file in no phase, a configuration list
+    /// two targets share; and the project keeps the name the file gives it whatever
+    /// `projectName` says.
     @Test func unknownKindsAndTheNameAreKeptFromTheOriginal() throws {
         let (written, original) = try rewritten(
             "unknown-kinds.pbxproj", projectName: "unknown-kinds", keepingOriginal: true)

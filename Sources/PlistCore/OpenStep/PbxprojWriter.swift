@@ -39,8 +39,8 @@ private struct ProjectWriter {
     var out: TextOutput
     /// The build phase each build file is in, by the build file's ID.
     let phaseOfBuildFile: [ExactKey: String]
-    /// The object that uses each configuration list, by the list's ID.
-    let ownerOfConfigurationList: [ExactKey: String]
+    /// The objects that use each configuration list, by the list's ID.
+    let ownersOfConfigurationList: [ExactKey: [String]]
     /// The synchronized folder of each exception set, by the set's ID.
     let folderOfExceptionSet: [ExactKey: String]
     /// The target of each build phase, by the phase's ID.
@@ -56,7 +56,7 @@ private struct ProjectWriter {
         self.out = out
         objectVersion = top["objectVersion"]?.string.flatMap { Int($0) } ?? 0
         var phases: [ExactKey: String] = [:]
-        var owners: [ExactKey: String] = [:]
+        var owners: [ExactKey: [String]] = [:]
         var folders: [ExactKey: String] = [:]
         var targets: [ExactKey: String] = [:]
         for (id, object) in objects {
@@ -69,10 +69,10 @@ private struct ProjectWriter {
             if case .array(let buildPhases)? = object["buildPhases"] {
                 for case .string(let phase) in buildPhases { targets[ExactKey(phase)] = id }
             }
-            if case .string(let list)? = object["buildConfigurationList"] { owners[ExactKey(list)] = id }
+            if case .string(let list)? = object["buildConfigurationList"] { owners[ExactKey(list), default: []].append(id) }
         }
         phaseOfBuildFile = phases
-        ownerOfConfigurationList = owners
+        ownersOfConfigurationList = owners
         folderOfExceptionSet = folders
         targetOfPhase = targets
     }
@@ -184,8 +184,10 @@ private struct ProjectWriter {
     }
 
     /// A string, with the `/* comment */` Xcode puts after the ID of an object that has one.
+    /// An ID no object has (a dangling reference) keeps the comment the original file gave it.
     func reference(_ string: String) -> String {
-        guard objects[string] != nil, let comment = comment(for: string) else { return PbxprojText.quoted(string) }
+        let comment = objects[string] != nil ? comment(for: string) : original.comments[string]
+        guard let comment else { return PbxprojText.quoted(string) }
         return PbxprojText.quoted(string) + " /* " + comment + " */"
     }
 
@@ -213,11 +215,15 @@ private struct ProjectWriter {
                 comment(for: $0, nested: true)
             }
             let phase = phaseOfBuildFile[ExactKey(id)].flatMap { comment(for: $0, nested: true) }
+            // A build file in no phase keeps the comment it had (Xcode names the phase it was in).
+            if phase == nil, let kept = original.comments[id] { return kept }
             return "\(file ?? "(null)") in \(phase ?? "(null)")"
         case .configurationList:
-            guard let owner = ownerOfConfigurationList[ExactKey(id)], let ownerObject = objects[owner] else {
-                return nil
-            }
+            // A list several objects use (which Xcode never writes) keeps the comment it had.
+            guard let owners = ownersOfConfigurationList[ExactKey(id)], let owner = owners.min(by: KeyOrder.precedesInUTF16),
+                let ownerObject = objects[owner]
+            else { return original.comments[id] }
+            if owners.count > 1, let kept = original.comments[id] { return kept }
             let ownerIsa = ownerObject["isa"]?.string ?? ""
             let ownerName = ownerIsa == "PBXProject" ? projectName : ownerObject["name"]?.string ?? ""
             return "Build configuration list for \(ownerIsa) \"\(ownerName)\""
