@@ -182,30 +182,15 @@ import Testing
         #expect(String(decoding: result.bytes, as: UTF8.self).contains("ORGANIZATIONNAME = \"Test\";"))
     }
 
-    /// `Fixtures/xcode/packages.pbxproj` (a project with Swift packages, as Xcode writes it)
-    /// as text and as a value.
-    private func packagesProject() throws -> (text: String, value: Plist) {
-        let bytes = try Paths.bytes(Fixtures.url("xcode/packages.pbxproj"))
-        return (String(decoding: bytes, as: UTF8.self), try Plist(bytes: bytes))
-    }
-
     /// When only their side adds Swift packages, the merged project has Xcode's package
     /// comments: the file Xcode writes.
     @Test func packagesAddedOnTheirSideKeepXcodesComments() throws {
-        let (text, theirs) = try packagesProject()
-        var base = theirs
-        for id in ["12", "13", "61", "62", "63", "71", "72", "73"] {
-            try base.remove(at: PlistKeyPath(components: ["objects", "A100000000000000000000" + id]))
-        }
-        let target = "A10000000000000000000051"
-        try base.replace([], at: PlistKeyPath(components: ["objects", target, "packageProductDependencies"]))
-        try base.replace([], at: PlistKeyPath(components: ["objects", "A10000000000000000000031", "files"]))
-        try base.remove(at: PlistKeyPath(components: ["objects", "A10000000000000000000001", "packageReferences"]))
+        let base = try PackagesProject.withoutPackages()
         var ours = base
-        let sdk = PlistKeyPath(components: ["objects", "A10000000000000000000081", "buildSettings", "SDKROOT"])
-        try ours.replace("macosx", at: sdk)
-        func xcode(_ value: Plist) throws -> [UInt8] { try value.pbxprojBytes(projectName: "Packages") }
-        let result = try output(try xcode(base), try xcode(ours), Array(text.utf8))
+        try ours.replace("macosx", at: PackagesProject.sdk)
+        let text = try PackagesProject.text()
+        let result = try output(
+            try PackagesProject.bytes(base), try PackagesProject.bytes(ours), Array(text.utf8))
         #expect(result.loss == nil && result.conflicts.isEmpty)
         let expected = text.replacing("SDKROOT = iphoneos;", with: "SDKROOT = macosx;")
         #expect(String(decoding: result.bytes, as: UTF8.self) == expected)
@@ -214,7 +199,8 @@ import Testing
     /// A project whose lines a tool left out of Xcode's order, which no line merge can keep,
     /// is written as Xcode writes it: nothing is lost, so the merge is clean.
     @Test func aProjectOutOfXcodesOrderMergesCleanlyInXcodesLayout() throws {
-        let (text, base) = try packagesProject()
+        let text = try PackagesProject.text()
+        let base = try Plist(bytes: Array(text.utf8))
         let first = "\t\tA10000000000000000000012 /* Collections in Frameworks */ = {isa = PBXBuildFile; "
             + "productRef = A10000000000000000000061 /* Collections */; };\n"
         let second = "\t\tA10000000000000000000013 /* Kit in Frameworks */ = {isa = PBXBuildFile; "
@@ -225,9 +211,9 @@ import Testing
         try theirs.insert(
             ["isa": "PBXBuildFile", "fileRef": "A10000000000000000000021"],
             at: PlistKeyPath(components: ["objects", "A10000000000000000000014"]))
-        let result = try output(Array(text.utf8), Array(ours.utf8), try theirs.pbxprojBytes(projectName: "Packages"))
+        let result = try output(Array(text.utf8), Array(ours.utf8), try PackagesProject.bytes(theirs))
         #expect(result.loss == nil && result.conflicts.isEmpty)
-        #expect(result.bytes == (try theirs.pbxprojBytes(projectName: "Packages")))
+        #expect(result.bytes == (try PackagesProject.bytes(theirs)))
     }
 
     @Test func xmlKeepsFoundationsLayoutAndMarksOnlyTheConflictingLines() throws {
