@@ -18,7 +18,9 @@ import Testing
     private func firstDifference(_ a: [UInt8], _ b: [UInt8]) -> String {
         let left = String(decoding: a, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
         let right = String(decoding: b, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
-        guard let line = left.indices.first(where: { $0 < right.count && left[$0] != right[$0] }) else { return "line counts differ" }
+        guard let line = left.indices.first(where: { $0 < right.count && left[$0] != right[$0] }) else {
+            return "line counts differ"
+        }
         return "line \(line + 1): \(left[line].debugDescription) vs \(right[line].debugDescription)"
     }
 

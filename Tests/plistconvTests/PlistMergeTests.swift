@@ -201,9 +201,11 @@ import Testing
     @Test func aProjectOutOfXcodesOrderMergesCleanlyInXcodesLayout() throws {
         let text = try PackagesProject.text()
         let base = try Plist(bytes: Array(text.utf8))
-        let first = "\t\tA10000000000000000000012 /* Collections in Frameworks */ = {isa = PBXBuildFile; "
+        let first =
+            "\t\tA10000000000000000000012 /* Collections in Frameworks */ = {isa = PBXBuildFile; "
             + "productRef = A10000000000000000000061 /* Collections */; };\n"
-        let second = "\t\tA10000000000000000000013 /* Kit in Frameworks */ = {isa = PBXBuildFile; "
+        let second =
+            "\t\tA10000000000000000000013 /* Kit in Frameworks */ = {isa = PBXBuildFile; "
             + "productRef = A10000000000000000000062 /* Kit */; };\n"
         let ours = text.replacing(first + second, with: second + first)
         #expect(ours != text)

@@ -6,7 +6,9 @@ import Testing
 /// lines of the values that change, wherever the file is and whatever Xcode version wrote it.
 @Suite struct ProjectLayoutCLITests {
     /// A fixture of `Fixtures/xcode/` copied into a new folder under `name`.
-    private func copy(_ fixture: String, as name: String, in folder: TempFolder) throws -> (path: String, bytes: [UInt8]) {
+    private func copy(_ fixture: String, as name: String, in folder: TempFolder) throws -> (
+        path: String, bytes: [UInt8]
+    ) {
         let bytes = try Paths.bytes(Fixtures.url("xcode/" + fixture))
         return (try folder.write(bytes, to: name), bytes)
     }
@@ -48,10 +50,14 @@ import Testing
     @Test func oneReplaceInAProjectWithPackagesChangesOneLine() throws {
         let folder = try TempFolder()
         defer { folder.remove() }
-        let configurations = ["packages.pbxproj": "A10000000000000000000081", "synchronized-70.pbxproj": "B10000000000000000000083"]
+        let configurations = [
+            "packages.pbxproj": "A10000000000000000000081", "synchronized-70.pbxproj": "B10000000000000000000083",
+        ]
         for (fixture, configuration) in configurations {
             let (file, original) = try copy(fixture, as: fixture, in: folder)
-            let run = try Tool.run(["replace", "objects.\(configuration).buildSettings.SDKROOT", "-string", "macosx", file])
+            let run = try Tool.run([
+                "replace", "objects.\(configuration).buildSettings.SDKROOT", "-string", "macosx", file,
+            ])
             #expect(run.status == 0, "\(run)")
             #expect(
                 differingLines(original, try folder.read(fixture)) == [

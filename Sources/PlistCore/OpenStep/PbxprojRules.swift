@@ -125,7 +125,8 @@ struct PbxprojOriginal {
                 let comment = String(decoding: line[(open + 4)..<close], as: UTF8.self)
                 if comments[id] == nil { comments[id] = comment }
                 let marker = "Build configuration list for PBXProject \""
-                if projectName == nil, comment.hasPrefix(marker), comment.hasSuffix("\""), comment.count > marker.count {
+                if projectName == nil, comment.hasPrefix(marker), comment.hasSuffix("\""), comment.count > marker.count
+                {
                     projectName = String(comment.dropFirst(marker.count).dropLast())
                 }
                 if line[line.startIndex..<start].elementsEqual([0x09, 0x09]),

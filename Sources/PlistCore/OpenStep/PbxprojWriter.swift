@@ -69,7 +69,9 @@ private struct ProjectWriter {
             if case .array(let buildPhases)? = object["buildPhases"] {
                 for case .string(let phase) in buildPhases { targets[ExactKey(phase)] = id }
             }
-            if case .string(let list)? = object["buildConfigurationList"] { owners[ExactKey(list), default: []].append(id) }
+            if case .string(let list)? = object["buildConfigurationList"] {
+                owners[ExactKey(list), default: []].append(id)
+            }
         }
         phaseOfBuildFile = phases
         ownersOfConfigurationList = owners
@@ -220,7 +222,8 @@ private struct ProjectWriter {
             return "\(file ?? "(null)") in \(phase ?? "(null)")"
         case .configurationList:
             // A list several objects use (which Xcode never writes) keeps the comment it had.
-            guard let owners = ownersOfConfigurationList[ExactKey(id)], let owner = owners.min(by: KeyOrder.precedesInUTF16),
+            guard let owners = ownersOfConfigurationList[ExactKey(id)],
+                let owner = owners.min(by: KeyOrder.precedesInUTF16),
                 let ownerObject = objects[owner]
             else { return original.comments[id] }
             if owners.count > 1, let kept = original.comments[id] { return kept }
