@@ -14,7 +14,7 @@ struct Document {
     var format: PlistFormat
     /// How many bytes were read.
     var inputSize = 0
-    /// The bytes of OpenStep text, whose comments and layout an Xcode project's writer keeps.
+    /// The bytes of OpenStep and `.strings` text, whose comments and layout edits keep.
     var text: [UInt8]? = nil
 }
 
@@ -50,7 +50,8 @@ enum Terminal {
         let (value, format) = try Plist.read(
             bytes: bytes.span, options: readOptions(forInputOf: bytes.count, maxDepth: maxDepth))
         return Document(
-            value: value, format: format, inputSize: bytes.count, text: format == .openStep ? [UInt8](bytes) : nil)
+            value: value, format: format, inputSize: bytes.count,
+            text: format == .openStep || format == .strings ? [UInt8](bytes) : nil)
     }
 
     /// The read limits for an input of `size` bytes, the same for every path that reads it (in
