@@ -58,4 +58,17 @@ import Testing
         let text = String(decoding: renamed, as: UTF8.self)
         #expect(text.contains("/* Build configuration list for PBXProject \"Packages\" */"))
     }
+
+    /// Any bytes as the original file: what is not a project's comment is ignored.
+    @Test func oddOriginalsAreIgnored() throws {
+        let (written, original) = try rewritten("packages.pbxproj", projectName: "Packages")
+        let value = try Plist(openStep: original)
+        let odd = [
+            "", " /* ", "\t\tX /* unterminated", "\t\t = {isa = ", " */ /* */", "\t\tA /* */ = {isa = ",
+            "Build configuration list for PBXProject \"", String(repeating: "a /* b */", count: 1000),
+        ]
+        for text in odd {
+            #expect(try value.pbxprojBytes(projectName: "Packages", original: Array(text.utf8)) == written, "\(text)")
+        }
+    }
 }
