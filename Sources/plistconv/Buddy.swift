@@ -101,6 +101,8 @@ struct BuddySession {
     private(set) var value: Plist = [:]
     /// The format the file is saved in: its own, XML for a new file.
     private var format: PlistFormat = .xml
+    /// The file's text when it is OpenStep, whose layout a project keeps.
+    private var original: [UInt8]?
     /// Whether `value` differs from what was last read or saved.
     private(set) var isChanged = false
 
@@ -117,12 +119,12 @@ struct BuddySession {
         isChanged = false
         guard Terminal.exists(path) else {
             BuddyOutput.out("File Doesn't Exist, Will Create: \(path)\n")
-            (value, format) = ([:], .xml)
+            (value, format, original) = ([:], .xml, nil)
             return true
         }
         do throws(PlistError) {
             let document = try Terminal.read(path)
-            (value, format) = (document.value, document.format)
+            (value, format, original) = (document.value, document.format, document.text)
             return true
         } catch {
             BuddyOutput.error(Self.readingError(path, error))
@@ -134,7 +136,7 @@ struct BuddySession {
     mutating func save() -> Bool {
         do {
             let output = OutputFormat(format, file: path)
-            try Terminal.output(try output.encode(value, file: path), to: path)
+            try Terminal.output(try output.encode(value, file: path, original: original), to: path)
             isChanged = false
             return true
         } catch {

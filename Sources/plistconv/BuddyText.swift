@@ -16,13 +16,16 @@ import Darwin
 
 /// A PlistBuddy entry: key names and array indexes separated by colons, with or without the
 /// leading colon (`:CFBundleURLTypes:0:CFBundleURLSchemes`). An empty entry, or `:`, is the
-/// whole file; an empty last component names the end of an array (`Add :Items: string x`).
+/// whole file; an empty last component names the end of an array (`Add :Items: string x`),
+/// except after an empty key: `::` is one empty key, as PlistBuddy reads it, and `:Key::` the
+/// empty key in `Key`.
 struct BuddyEntry {
     let path: PlistKeyPath
 
     init(_ text: String) {
         let body = text.hasPrefix(":") ? text.dropFirst() : Substring(text)
-        let components = body.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
+        var components = body.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
+        if components.count >= 2, components.suffix(2).allSatisfy(\.isEmpty) { components.removeLast() }
         path = PlistKeyPath(components: body.isEmpty ? [] : components)
     }
 

@@ -177,7 +177,8 @@ struct Conversion: Equatable {
         do throws(PlistError) {
             bytes = try target.encode(
                 document.value, file: input, readable: readable, stringify: stringify, jsonValues: jsonValues,
-                limits: writeLimits(forInputOf: document.inputSize))
+                limits: writeLimits(forInputOf: document.inputSize),
+                original: target == .pbxproj ? document.text : nil)
         } catch {
             // A value the format cannot hold is the input's: name it, and what would hold it.
             // (Limits such as the output's size are the output's.)

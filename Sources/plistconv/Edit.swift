@@ -140,7 +140,7 @@ struct EditedFiles: ParsableArguments {
             }
             do throws(PlistError) {
                 let format = OutputFormat(document.format, file: file)
-                let bytes = try format.encode(document.value, file: file)
+                let bytes = try format.encode(document.value, file: file, original: document.text)
                 try Terminal.output(bytes, to: destination)
             } catch {
                 Terminal.report(error, file: Terminal.displayName(destination, isOutput: true))

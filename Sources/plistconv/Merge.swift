@@ -55,7 +55,7 @@ struct Merge: ParsableCommand {
         let theirsVersion = try read(theirs)
         let merged = PlistMerge.merge(base: baseVersion?.value, ours: oursVersion.value, theirs: theirsVersion.value)
         let destination = output ?? "-"
-        let result: (bytes: [UInt8], layoutKept: Bool)
+        let result: (bytes: [UInt8], loss: String?)
         do {
             result = try MergeOutput.bytes(of: merged, base: baseVersion, ours: oursVersion, theirs: theirsVersion)
             try Terminal.output(result.bytes, to: destination)
@@ -66,12 +66,12 @@ struct Merge: ParsableCommand {
         for conflict in merged.conflicts {
             Terminal.writeError("plistconv: \(Terminal.displayName(ours, isOutput: false)): \(conflict.line)\n")
         }
-        if !result.layoutKept {
+        if let loss = result.loss {
             Terminal.writeError(
-                "plistconv: \(Terminal.displayName(ours, isOutput: false)): its layout could not be kept: the result is "
-                    + "written in plistconv's layout, without comments; check it\n")
+                "plistconv: \(Terminal.displayName(ours, isOutput: false)): \(loss): the result is written in "
+                    + "plistconv's layout; check it\n")
         }
-        if !merged.conflicts.isEmpty || !result.layoutKept { throw ExitCode(1) }
+        if !merged.conflicts.isEmpty || result.loss != nil { throw ExitCode(1) }
     }
 
     /// The version in `file`; exit status 2 with the reason on standard error when it cannot be read.

@@ -42,12 +42,16 @@ enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
     }
 
     /// The bytes of `plist` in this format; source code names the value after `file` (the input).
+    /// `original` is the file as read, for an edit that writes it back: an Xcode project keeps
+    /// its name and the comments Xcode's rules do not derive; OpenStep and `.strings` text keep
+    /// their comments, layout and encoding where the lines of the edit allow (`EditLayout`).
     /// OpenStep and `.strings` keep each dictionary's key order; `stringify` writes values they
     /// cannot hold as strings. JSON is compact with keys in their order, or indented with sorted
     /// keys when `readable`; `jsonValues` says what becomes of dates, data and UIDs.
     func encode(
         _ plist: Plist, file: String, readable: Bool = false, stringify: Bool = false,
-        jsonValues: PlistWriteOptions.JSONValues = .typed, limits: PlistWriteOptions = .init()
+        jsonValues: PlistWriteOptions.JSONValues = .typed, limits: PlistWriteOptions = .init(),
+        original: [UInt8]? = nil
     ) throws(PlistError) -> [UInt8] {
         // `limits` gives the depth and output limits; each format sets the rest.
         var options = limits
@@ -57,8 +61,14 @@ enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
         case .openstep, .gnustep, .strings:
             options.sortsKeys = false
             options.openStepValues = self == .gnustep ? .gnustep : stringify ? .strings : .strict
-            return try self == .strings ? plist.stringsBytes(options: options) : plist.openStepBytes(options: options)
-        case .pbxproj: return try plist.pbxprojBytes(projectName: Self.projectName(file), options: options)
+            let write = { (value: Plist) throws(PlistError) -> [UInt8] in
+                try self == .strings ? value.stringsBytes(options: options) : value.openStepBytes(options: options)
+            }
+            let written = try write(plist)
+            guard let original else { return written }
+            return EditLayout.text(original: original, edited: plist, written: written, write: write)
+        case .pbxproj:
+            return try plist.pbxprojBytes(projectName: Self.projectName(file), original: original, options: options)
         case .json:
             options.sortsKeys = readable
             options.jsonValues = jsonValues

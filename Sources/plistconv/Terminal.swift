@@ -14,6 +14,8 @@ struct Document {
     var format: PlistFormat
     /// How many bytes were read.
     var inputSize = 0
+    /// The bytes of OpenStep and `.strings` text, whose comments and layout edits keep.
+    var text: [UInt8]? = nil
 }
 
 /// Files and standard streams as the commands see them (`-` is standard input or output), and
@@ -48,7 +50,9 @@ enum Terminal {
         let bytes = try input.contents(limit: ReadLimits.current.inMemoryInputLimit)
         let (value, format) = try Plist.read(
             bytes: bytes.span, options: ReadLimits.current.inMemory(forInputOf: bytes.count))
-        return Document(value: value, format: format, inputSize: bytes.count)
+        return Document(
+            value: value, format: format, inputSize: bytes.count,
+            text: format == .openStep || format == .strings ? [UInt8](bytes) : nil)
     }
 
     /// The read limits of a path that holds no values (streaming, lazy, checking) for `input`

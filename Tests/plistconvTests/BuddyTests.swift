@@ -258,6 +258,22 @@ import Testing
         #expect(help.status == 0 && help.stdoutText.contains("Import <Entry> <file>"), "\(help)")
     }
 
+    /// `::` is one empty key, as PlistBuddy reads it, in every command; `:Key::` is the empty
+    /// key in `Key`.
+    @Test func doubleColonIsOneEmptyKey() throws {
+        let folder = try TempFolder()
+        defer { folder.remove() }
+        let file = try folder.write(try Plist.dictionary([:]).xmlBytes(), to: "Empty.plist")
+        let run = try buddy(["Add :: dict", "Add :Key dict", "Add :Key:: integer 3"], file)
+        #expect(run.status == 0, "\(run)")
+        #expect(try Plist(bytes: try folder.read("Empty.plist")) == ["": [:], "Key": ["": 3]])
+        let printed = try buddy(["Print :Key::", "Set :Key:: 4", "Print :Key::", "Delete ::", "Print ::"], file)
+        #expect(printed.status == 1, "\(printed)")
+        #expect(printed.stdoutText == "3\n4\n", "\(printed)")
+        #expect(printed.stderr == "Print: Entry, \"::\", Does Not Exist\n", "\(printed)")
+        #expect(try Plist(bytes: try folder.read("Empty.plist")) == ["Key": ["": 4]])
+    }
+
     /// An Xcode project stays in Xcode's layout; a `.strings` file stays one.
     @Test func filesKeepTheirFormat() throws {
         let folder = try TempFolder()

@@ -24,6 +24,30 @@ struct GitMergeTests {
 
         """
 
+    /// A branch that adds Swift packages merges into one that changed a setting: the merged
+    /// project is the file Xcode writes, package comments and all, and the merge is clean.
+    @Test func packagesFromABranchMergeAsXcodeWritesThem() throws {
+        let repository = try Repository()
+        defer { repository.folder.remove() }
+        let file = "Packages.xcodeproj/project.pbxproj"
+        let base = try PackagesProject.withoutPackages()
+        try repository.write(try PackagesProject.bytes(base), to: file)
+        try repository.commit("base")
+        try repository.git(["checkout", "-q", "-b", "packages"])
+        let text = try PackagesProject.text()
+        try repository.write(Array(text.utf8), to: file)
+        try repository.commit("packages")
+        try repository.git(["checkout", "-q", "main"])
+        var ours = base
+        try ours.replace("macosx", at: PackagesProject.sdk)
+        try repository.write(try PackagesProject.bytes(ours), to: file)
+        try repository.commit("macOS")
+        let merge = try repository.git(["merge", "--no-edit", "packages"])
+        #expect(merge.status == 0 && !merge.stderr.contains("plistconv"), "\(merge)")
+        let expected = text.replacing("SDKROOT = iphoneos;", with: "SDKROOT = macosx;")
+        #expect(String(decoding: try repository.read(file), as: UTF8.self) == expected)
+    }
+
     @Test func branchesMergeByKeyPathAndConflictsKeepBothSides() throws {
         let repository = try Repository()
         defer { repository.folder.remove() }

@@ -1,4 +1,5 @@
 import PlistKit
+import TestSupport
 import Testing
 
 @testable import plistconv
@@ -49,6 +50,24 @@ import Testing
         let reordered = merge(["a", "b", "c"], ["c", "b", "a"], ["b", "a", "c"])
         #expect(reordered.conflicts.map(\.path) == [[]])
         #expect(reordered.ours == ["c", "b", "a"] && reordered.theirs == ["b", "a", "c"])
+    }
+
+    /// An element renamed on one side and replaced on the other is a conflict at its index,
+    /// each side keeping its own; removed on both sides, with one side adding in its place, it
+    /// merges.
+    @Test func aStringBothSidesReplacedIsAConflict() {
+        let base: Plist = ["Base.lproj", "en.lproj", "fr.lproj"]
+        let merged = merge(base, ["Base.lproj", "en-GB.lproj", "fr.lproj"], ["Base.lproj", "en-US.lproj", "fr.lproj"])
+        #expect(
+            merged.conflicts.map(\.line) == [
+                #"conflict at 1: ours ["en-GB.lproj"], theirs ["en-US.lproj"], base ["en.lproj"]"#
+            ])
+        #expect(merged.ours == ["Base.lproj", "en-GB.lproj", "fr.lproj"])
+        #expect(merged.theirs == ["Base.lproj", "en-US.lproj", "fr.lproj"])
+        let added = merge(base, ["Base.lproj", "de.lproj", "fr.lproj"], ["Base.lproj", "fr.lproj", "it.lproj"])
+        #expect(added.conflicts.isEmpty && added.ours == ["Base.lproj", "de.lproj", "fr.lproj", "it.lproj"])
+        let both = merge(base, ["Base.lproj", "de.lproj", "fr.lproj"], ["Base.lproj", "fr.lproj"])
+        #expect(both.conflicts.isEmpty && both.ours == ["Base.lproj", "de.lproj", "fr.lproj"])
     }
 
     @Test func otherArraysMergeAsDiff3() {
@@ -113,12 +132,12 @@ import Testing
     }
 
     private func output(_ base: [UInt8], _ ours: [UInt8], _ theirs: [UInt8]) throws -> (
-        bytes: [UInt8], layoutKept: Bool, conflicts: [MergeConflict]
+        bytes: [UInt8], loss: String?, conflicts: [MergeConflict]
     ) {
         let (b, o, t) = (try version(base), try version(ours), try version(theirs))
         let merged = PlistMerge.merge(base: b.value, ours: o.value, theirs: t.value)
         let result = try MergeOutput.bytes(of: merged, base: b, ours: o, theirs: t)
-        return (result.bytes, result.layoutKept, merged.conflicts)
+        return (result.bytes, result.loss, merged.conflicts)
     }
 
     /// A project written as Xcode writes it comes back as Xcode writes the merged project:
@@ -132,7 +151,7 @@ import Testing
         var expected = ours
         try TestProject.theirEdits(&expected)
         let result = try output(TestProject.bytes(base), TestProject.bytes(ours), TestProject.bytes(theirs))
-        #expect(result.layoutKept && result.conflicts.isEmpty)
+        #expect(result.loss == nil && result.conflicts.isEmpty)
         #expect(result.bytes == (try TestProject.bytes(expected)))
         // Our lines are all there, in order, with theirs between them.
         let oursLines = Lines.split(try TestProject.bytes(ours))
@@ -156,11 +175,47 @@ import Testing
         }
         #expect(try edited(base) == fixture)
         let result = try output(fixture, try edited(ours), try edited(theirs))
-        #expect(result.layoutKept && result.conflicts.isEmpty)
+        #expect(result.loss == nil && result.conflicts.isEmpty)
         var expected = ours
         try TestProject.theirEdits(&expected)
         #expect(try Plist(bytes: result.bytes) == expected)
         #expect(String(decoding: result.bytes, as: UTF8.self).contains("ORGANIZATIONNAME = \"Test\";"))
+    }
+
+    /// When only their side adds Swift packages, the merged project has Xcode's package
+    /// comments: the file Xcode writes.
+    @Test func packagesAddedOnTheirSideKeepXcodesComments() throws {
+        let base = try PackagesProject.withoutPackages()
+        var ours = base
+        try ours.replace("macosx", at: PackagesProject.sdk)
+        let text = try PackagesProject.text()
+        let result = try output(
+            try PackagesProject.bytes(base), try PackagesProject.bytes(ours), Array(text.utf8))
+        #expect(result.loss == nil && result.conflicts.isEmpty)
+        let expected = text.replacing("SDKROOT = iphoneos;", with: "SDKROOT = macosx;")
+        #expect(String(decoding: result.bytes, as: UTF8.self) == expected)
+    }
+
+    /// A project whose lines a tool left out of Xcode's order, which no line merge can keep,
+    /// is written as Xcode writes it: nothing is lost, so the merge is clean.
+    @Test func aProjectOutOfXcodesOrderMergesCleanlyInXcodesLayout() throws {
+        let text = try PackagesProject.text()
+        let base = try Plist(bytes: Array(text.utf8))
+        let first =
+            "\t\tA10000000000000000000012 /* Collections in Frameworks */ = {isa = PBXBuildFile; "
+            + "productRef = A10000000000000000000061 /* Collections */; };\n"
+        let second =
+            "\t\tA10000000000000000000013 /* Kit in Frameworks */ = {isa = PBXBuildFile; "
+            + "productRef = A10000000000000000000062 /* Kit */; };\n"
+        let ours = text.replacing(first + second, with: second + first)
+        #expect(ours != text)
+        var theirs = base
+        try theirs.insert(
+            ["isa": "PBXBuildFile", "fileRef": "A10000000000000000000021"],
+            at: PlistKeyPath(components: ["objects", "A10000000000000000000014"]))
+        let result = try output(Array(text.utf8), Array(ours.utf8), try PackagesProject.bytes(theirs))
+        #expect(result.loss == nil && result.conflicts.isEmpty)
+        #expect(result.bytes == (try PackagesProject.bytes(theirs)))
     }
 
     @Test func xmlKeepsFoundationsLayoutAndMarksOnlyTheConflictingLines() throws {
@@ -199,7 +254,7 @@ import Testing
         let changed = base.replacing("\"Hello\"", with: "\"Hi\"")
         let theirs = changed + "\n/* Added on their side. */\n\"theirs\" = \"Theirs\";\n"
         let result = try output(utf16(base), utf16(ours), utf16(theirs))
-        #expect(result.layoutKept && result.conflicts.isEmpty)
+        #expect(result.loss == nil && result.conflicts.isEmpty)
         let expected =
             changed
             + "\n/* Added on our side. */\n\"ours\" = \"Ours\";\n\n/* Added on their side. */\n\"theirs\" = \"Theirs\";\n"
@@ -213,7 +268,7 @@ import Testing
         let ours = "/* c */\n\"a\" = \"10\"; \"b\" = \"2\";\n"
         let theirs = "/* c */\n\"a\" = \"1\"; \"b\" = \"20\";\n"
         let result = try output(Array(base.utf8), Array(ours.utf8), Array(theirs.utf8))
-        #expect(!result.layoutKept && result.conflicts.isEmpty)
+        #expect(result.loss == "line 1: the comment /* c */ could not be kept" && result.conflicts.isEmpty)
         #expect(try Plist(bytes: result.bytes) == ["a": "10", "b": "20"])
     }
 
@@ -227,7 +282,7 @@ import Testing
         let result = try output(
             try utf16WithoutMark(base), try utf16WithoutMark(["name": "Café", "a": 2, "b": 1]),
             try utf16WithoutMark(["name": "Café", "a": 1, "b": 2]))
-        #expect(!result.layoutKept && result.conflicts.isEmpty)
+        #expect(result.loss != nil && result.conflicts.isEmpty)
         let expected: Plist = ["name": "Café", "a": 2, "b": 2]
         #expect(result.bytes == (try expected.xmlBytes()))
     }

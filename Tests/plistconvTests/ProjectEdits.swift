@@ -102,3 +102,31 @@ enum TestProject {
         try addTarget("Widget", ids: (3...8).map { "B1000000000000000000000\($0)" }, to: &project)
     }
 }
+
+/// `Fixtures/xcode/packages.pbxproj`, a project with Swift packages as Xcode writes it, and the
+/// same project before its packages were added, for the merge tests.
+enum PackagesProject {
+    /// The fixture's text.
+    static func text() throws -> String {
+        String(decoding: try Paths.bytes(Fixtures.url("xcode/packages.pbxproj")), as: UTF8.self)
+    }
+
+    /// The key path of the project's `SDKROOT` setting (`iphoneos` in the fixture).
+    static let sdk = PlistKeyPath(components: ["objects", "A10000000000000000000081", "buildSettings", "SDKROOT"])
+
+    /// `project` as Xcode writes it.
+    static func bytes(_ project: Plist) throws -> [UInt8] { try project.pbxprojBytes(projectName: "Packages") }
+
+    /// The fixture without its packages, products and the build files that link them.
+    static func withoutPackages() throws -> Plist {
+        var project = try Plist(bytes: Array(try text().utf8))
+        for id in ["12", "13", "61", "62", "63", "71", "72", "73"] {
+            try project.remove(at: PlistKeyPath(components: ["objects", "A100000000000000000000" + id]))
+        }
+        try project.replace(
+            [], at: PlistKeyPath(components: ["objects", "A10000000000000000000051", "packageProductDependencies"]))
+        try project.replace([], at: PlistKeyPath(components: ["objects", "A10000000000000000000031", "files"]))
+        try project.remove(at: PlistKeyPath(components: ["objects", "A10000000000000000000001", "packageReferences"]))
+        return project
+    }
+}

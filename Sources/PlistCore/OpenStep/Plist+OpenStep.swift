@@ -63,12 +63,18 @@ extension Plist {
 
     /// The value as an Xcode project file (`project.pbxproj`), laid out as Xcode writes it:
     /// `// !$*UTF8*$!`, objects in sorted `/* Begin <isa> section */` blocks, `/* name */`
-    /// comments after object IDs. `projectName` (the `.xcodeproj` folder's name) goes in the
-    /// project's configuration-list comment.
+    /// comments after object IDs. The project's configuration-list comment names the project as
+    /// `original` does, else as `projectName` (the `.xcodeproj` folder's name). `original`, the
+    /// file as it was before an edit, also gives the comment and line of each object of a kind
+    /// Xcode's rules here do not know, which are then kept rather than guessed.
     /// - Throws: `PlistError` with `.unrepresentable` when the value has no `objects` dictionary
     ///   or holds a value other than strings, arrays and dictionaries, `.tooDeep` past
     ///   `options.maxDepth`, `.outputTooLarge` past `options.maxOutputBytes`.
-    public func pbxprojBytes(projectName: String, options: PlistWriteOptions = .init()) throws(PlistError) -> [UInt8] {
-        try PbxprojWriter.write(self, projectName: projectName, options: options)
+    public func pbxprojBytes(
+        projectName: String, original: [UInt8]? = nil, options: PlistWriteOptions = .init()
+    ) throws(PlistError) -> [UInt8] {
+        let layout = original.map(PbxprojOriginal.init) ?? PbxprojOriginal()
+        return try PbxprojWriter.write(
+            self, projectName: layout.projectName ?? projectName, original: layout, options: options)
     }
 }

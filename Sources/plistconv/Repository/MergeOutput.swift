@@ -17,8 +17,11 @@ struct MergeVersion {
 ///   bytes, and a project is laid out as Xcode lays it out.
 /// - Any other text file (laid out by hand, with comments) is merged line by line as diff3 does,
 ///   where two insertions at one place are both kept; the lines are used when they read as
-///   exactly the merged value. Otherwise the file is written in the usual layout, in UTF-8,
-///   which loses its comments and layout: `layoutKept` is false, and the merge reports it.
+///   exactly the merged value. Otherwise the file is written in the usual layout, in UTF-8
+///   (for a project, Xcode's, keeping OURS's comments on objects of kinds Xcode's rules do not
+///   know). Lines that only move or change spacing are not a loss; a comment of OURS that the
+///   layout does not write, or an encoding that cannot be kept, is: `loss` says which, and the
+///   merge reports it.
 /// - With conflicts, a text file is written twice, with our side and with theirs of each
 ///   conflict, and the lines where the two differ are put between conflict markers. A binary
 ///   file has our side.
@@ -28,34 +31,37 @@ struct MergeVersion {
 enum MergeOutput {
     static func bytes(
         of merged: MergedPlist, base: MergeVersion?, ours: MergeVersion, theirs: MergeVersion
-    ) throws(PlistError) -> (bytes: [UInt8], layoutKept: Bool) {
+    ) throws(PlistError) -> (bytes: [UInt8], loss: String?) {
         if merged.conflicts.isEmpty {
-            if merged.ours == ours.value { return (ours.bytes, true) }
+            if merged.ours == ours.value { return (ours.bytes, nil) }
             // Their file as it is, as git gives it when only they changed it: when it has our
             // format and, as text, our encoding.
             if merged.ours == theirs.value, theirs.format == ours.format,
                 ours.format == .binary || TextEncoding(of: theirs.bytes) == TextEncoding(of: ours.bytes)
             {
-                return (theirs.bytes, true)
+                return (theirs.bytes, nil)
             }
         }
-        if ours.format == .binary { return (try merged.ours.binaryBytes(), true) }
+        if ours.format == .binary { return (try merged.ours.binaryBytes(), nil) }
         let encoding = TextEncoding(of: ours.bytes)
         let text = encoding?.utf8(ours.bytes)
         let layouts = TextLayout.candidates(for: ours.format, text: text ?? [])
-        if let encoding, let text {
-            // A layout that reproduces OURS, in OURS's encoding.
-            if let reproducing = layouts.first(where: { (try? $0.bytes(ours.value)) == text }) {
-                return (encoding.encode(try marked(merged, in: reproducing)), true)
-            }
-            if merged.conflicts.isEmpty, let base, let lines = lineMerge(base: base, ours: text, theirs: theirs),
-                (try? Plist(bytes: lines)) == merged.ours
-            {
-                return (encoding.encode(lines), true)
-            }
+        guard let encoding, let text else {
+            // The usual layout, in UTF-8: the writers' own encoding, which an XML declaration states.
+            return (try marked(merged, in: layouts[0]), "its text encoding could not be kept: the result is UTF-8")
         }
-        // The usual layout, in UTF-8: the writers' own encoding, which an XML declaration states.
-        return (try marked(merged, in: layouts[0]), false)
+        // A layout that reproduces OURS, in OURS's encoding.
+        if let reproducing = layouts.first(where: { (try? $0.bytes(ours.value)) == text }) {
+            return (encoding.encode(try marked(merged, in: reproducing)), nil)
+        }
+        if merged.conflicts.isEmpty, let base, let lines = lineMerge(base: base, ours: text, theirs: theirs),
+            (try? Plist(bytes: lines)) == merged.ours
+        {
+            return (encoding.encode(lines), nil)
+        }
+        // The usual layout, which loses what it cannot write of OURS's own value.
+        let loss = CommentLoss.first(in: text, format: ours.format, rewritten: try layouts[0].bytes(ours.value))
+        return (encoding.encode(try marked(merged, in: layouts[0])), loss)
     }
 
     /// The merged value in `layout`, with conflict markers around the lines where our side and
@@ -81,7 +87,8 @@ enum TextLayout {
     case strings
     case json(indented: Bool, sortsKeys: Bool)
     case openStep
-    case project(name: String)
+    /// An Xcode project, keeping the name and the comments of `original` (OURS).
+    case project(original: [UInt8])
 
     /// `value` in this layout.
     func bytes(_ value: Plist) throws(PlistError) -> [UInt8] {
@@ -101,8 +108,9 @@ enum TextLayout {
             options.sortsKeys = false
             options.openStepValues = .gnustep
             return try value.openStepBytes(options: options)
-        case .project(let name):
-            return try value.pbxprojBytes(projectName: name, options: options)
+        case .project(let original):
+            // (A git merge driver sees temporary file names: the name is `original`'s.)
+            return try value.pbxprojBytes(projectName: "Project", original: original, options: options)
         }
     }
 
@@ -119,18 +127,8 @@ enum TextLayout {
             ]
         case .openStep, .binary:  // (binary files are not text: `MergeOutput` writes them itself)
             guard text.starts(with: Array("// !$*UTF8*$!".utf8)) else { return [.openStep] }
-            return [.project(name: projectName(in: text)), .openStep]
+            return [.project(original: text), .openStep]
         }
-    }
-
-    /// The project's name as Xcode wrote it into the comment on the project's configuration
-    /// list, or "Project" when there is none (a git merge driver sees temporary file names).
-    private static func projectName(in text: [UInt8]) -> String {
-        let marker = Array("Build configuration list for PBXProject \"".utf8)
-        guard let start = text.firstRange(of: marker)?.upperBound,
-            let end = text[start...].firstIndex(of: UInt8(ascii: "\""))
-        else { return "Project" }
-        return String(decoding: text[start..<end], as: UTF8.self)
     }
 }
 
@@ -181,6 +179,63 @@ struct TextEncoding: Equatable {
             }
             return bytes
         }
+    }
+}
+
+/// The comments of a text file that a rewrite of the same value drops.
+enum CommentLoss {
+    /// The first comment of `text` (UTF-8, in `format`) that `rewritten` holds fewer times, as
+    /// "line N: the comment ... could not be kept", or nil when every comment is still there
+    /// (lines that moved or changed spacing lose nothing).
+    static func first(in text: [UInt8], format: PlistFormat, rewritten: [UInt8]) -> String? {
+        var kept: [[UInt8]: Int] = [:]
+        for (_, comment) in comments(in: rewritten, format: format) { kept[comment, default: 0] += 1 }
+        for (line, comment) in comments(in: text, format: format) {
+            guard let count = kept[comment], count > 0 else {
+                let shown = String(decoding: comment.prefix(200), as: UTF8.self)
+                return "line \(line): the comment \(shown) could not be kept"
+            }
+            kept[comment] = count - 1
+        }
+        return nil
+    }
+
+    /// Each comment with its line: `<!-- -->` in XML; `/* */` and `//` outside quoted strings
+    /// in OpenStep and `.strings` text; none in JSON.
+    static func comments(in text: [UInt8], format: PlistFormat) -> [(line: Int, comment: [UInt8])] {
+        var found: [(line: Int, comment: [UInt8])] = []
+        var (index, line) = (0, 1)
+        func end(of marker: [UInt8], from start: Int) -> Int {
+            guard let range = text[start...].firstRange(of: marker) else { return text.count }
+            return range.upperBound
+        }
+        while index < text.count {
+            let byte = text[index]
+            var next = index + 1
+            if byte == 0x0A {
+                line += 1
+            } else if format == .xml, text[index...].starts(with: Array("<!--".utf8)) {
+                next = end(of: Array("-->".utf8), from: index + 4)
+                found.append((line, Array(text[index..<next])))
+            } else if format == .openStep || format == .strings {
+                if byte == 0x22 || byte == 0x27 {  // a quoted string, with its escapes
+                    while next < text.count, text[next] != byte {
+                        if text[next] == 0x5C { next += 1 }
+                        next += 1
+                    }
+                    next = min(next + 1, text.count)
+                } else if text[index...].starts(with: [0x2F, 0x2A]) {  // /*
+                    next = end(of: [0x2A, 0x2F], from: index + 2)
+                    found.append((line, Array(text[index..<next])))
+                } else if text[index...].starts(with: [0x2F, 0x2F]) {  // //
+                    next = text[index...].firstIndex(of: 0x0A) ?? text.count
+                    found.append((line, Array(text[index..<next])))
+                }
+            }
+            line += text[(index + 1)..<next].filter({ $0 == 0x0A }).count
+            index = next
+        }
+        return found
     }
 }
 

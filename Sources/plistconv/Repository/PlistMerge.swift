@@ -43,7 +43,9 @@ struct MergedPlist {
 /// - Arrays whose elements are distinct strings in all three versions (an Xcode project's
 ///   `children`, `files`, `targets`, `buildPhases`; URL schemes) merge by identity: what
 ///   either side removed goes, what either side added comes in at its place, ours first.
-///   Reordered on both sides differently, they conflict.
+///   Reordered on both sides differently, they conflict; so do elements both sides removed
+///   and put something different in the place of (a rename on one side, a replacement on the
+///   other), as diff3 would report them.
 /// - Other arrays merge as diff3 merges lines: the runs that only one side changed take that
 ///   change; runs both changed, of the same length on all three sides, merge element by
 ///   element; other runs both changed conflict.
@@ -202,6 +204,9 @@ struct PlistMerge {
                     path: path, base: .array(base), ours: .array(ours), theirs: .array(theirs),
                     note: "both sides reordered the array differently"))
         }
+        // Elements both sides replaced differently conflict; each run keeps its own side's.
+        let replaced = replacements(base, ours, theirs, path: path)
+        let dropped = Set((side == .ours ? replaced.theirs : replaced.ours))
         let (primary, secondary) = primaryIsOurs ? (ours, theirs) : (theirs, ours)
         let inPrimary = primaryIsOurs ? inOurs : inTheirs
         let inSecondary = primaryIsOurs ? inTheirs : inOurs
@@ -217,7 +222,55 @@ struct PlistMerge {
                 additions.append((after, element))
             }
         }
-        return Self.interleave(additions, into: kept) { !inBase.contains($0) && !inSecondary.contains($0) }
+        let merged = Self.interleave(additions, into: kept) { !inBase.contains($0) && !inSecondary.contains($0) }
+        return dropped.isEmpty ? merged : merged.filter { !dropped.contains($0) }
+    }
+
+    /// The runs of `base` that both sides removed and each put something different in the
+    /// place of (a rename on one side and a replacement on the other), each reported as a
+    /// conflict, as diff3 reports lines both sides changed; returns the new elements each side
+    /// put there. A run removed on both sides with at most one side adding there, and additions
+    /// beside elements both sides kept, are not conflicts.
+    private mutating func replacements(
+        _ base: [Plist], _ ours: [Plist], _ theirs: [Plist], path: [PathComponent]
+    ) -> (ours: [Plist], theirs: [Plist]) {
+        let inBase = Set(base)
+        var oursPlace: [Plist: Int] = [:]
+        for (index, element) in ours.enumerated() { oursPlace[element] = index }
+        var theirsPlace: [Plist: Int] = [:]
+        for (index, element) in theirs.enumerated() { theirsPlace[element] = index }
+        /// The new elements of `side` between the places of the base elements around the run.
+        func inserted(_ side: [Plist], _ place: [Plist: Int], after: Plist?, before: Plist?) -> [Plist]? {
+            let start = after.map { place[$0]! + 1 } ?? 0
+            let end = before.map { place[$0]! } ?? side.count
+            guard start <= end else { return nil }  // reordered: left to the reordering rule
+            return side[start..<end].filter { !inBase.contains($0) }
+        }
+        var found: (ours: [Plist], theirs: [Plist]) = ([], [])
+        var index = 0
+        while index < base.count {
+            guard oursPlace[base[index]] == nil, theirsPlace[base[index]] == nil else {
+                index += 1
+                continue
+            }
+            // A run of base elements both sides removed, between elements both kept.
+            var end = index
+            while end < base.count, oursPlace[base[end]] == nil || theirsPlace[base[end]] == nil { end += 1 }
+            let after = base[..<index].last { oursPlace[$0] != nil && theirsPlace[$0] != nil }
+            let before = end < base.count ? base[end] : nil
+            if let o = inserted(ours, oursPlace, after: after, before: before),
+                let t = inserted(theirs, theirsPlace, after: after, before: before), !o.isEmpty, !t.isEmpty, o != t
+            {
+                let run = base[index..<end].filter { oursPlace[$0] == nil && theirsPlace[$0] == nil }
+                let at = after.map { oursPlace[$0]! + 1 } ?? 0
+                conflicts.append(
+                    MergeConflict(path: path + [.index(at)], base: .array(run), ours: .array(o), theirs: .array(t)))
+                found.ours += o
+                found.theirs += t
+            }
+            index = end
+        }
+        return found
     }
 
     // MARK: Xcode projects
