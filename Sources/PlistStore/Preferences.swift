@@ -203,8 +203,15 @@ public final class Preferences: Sendable {
         }
     }
 
-    /// Every key of the search list with the value a lookup gives.
-    public func dictionaryRepresentation() -> PlistDictionary {
+    /// Every key of the search list with the value a lookup gives, as the Swift values of
+    /// ``object(forKey:)`` (as `UserDefaults.dictionaryRepresentation()` gives them).
+    public func dictionaryRepresentation() -> [String: Any] {
+        Plist.dictionary(plistRepresentation()).propertyListObject as? [String: Any] ?? [:]
+    }
+
+    /// Every key of the search list with the value a lookup gives, as property-list values
+    /// (keys that `String` calls equal stay apart).
+    public func plistRepresentation() -> PlistDictionary {
         var errors: [PlistStoreError] = []
         defer { report(errors) }
         var result = own.cache.withLock { $0.registration }
@@ -273,8 +280,15 @@ public final class Preferences: Sendable {
         local.withLock { $0.suites.removeAll { $0.name.utf8.elementsEqual(name.utf8) } }
     }
 
-    /// The entries of the persistent domain `name`, nil when it has none.
-    public func persistentDomain(forName name: String) throws(PlistStoreError) -> PlistDictionary? {
+    /// The entries of the persistent domain `name` as the Swift values of ``object(forKey:)``
+    /// (as `UserDefaults` gives them), nil when it has none.
+    public func persistentDomain(forName name: String) throws(PlistStoreError) -> [String: Any]? {
+        try persistentDomainPlist(forName: name).flatMap { Plist.dictionary($0).propertyListObject as? [String: Any] }
+    }
+
+    /// The entries of the persistent domain `name` as property-list values (keys that `String`
+    /// calls equal stay apart), nil when it has none.
+    public func persistentDomainPlist(forName name: String) throws(PlistStoreError) -> PlistDictionary? {
         try AppContainer.validateName(name)
         var errors: [PlistStoreError] = []
         defer { report(errors) }
@@ -317,8 +331,9 @@ public final class Preferences: Sendable {
     public func persistentDomainNames() -> [String] { container.domainNames() }
 
     /// The volatile domain `name`: kept in memory only and, as in Foundation, not searched.
-    public func volatileDomain(forName name: String) -> PlistDictionary {
-        local.withLock { $0.volatile[ExactKey(name)] ?? [:] }
+    public func volatileDomain(forName name: String) -> [String: Any] {
+        Plist.dictionary(local.withLock { $0.volatile[ExactKey(name)] ?? [:] }).propertyListObject as? [String: Any]
+            ?? [:]
     }
 
     /// Sets the volatile domain `name`.

@@ -29,6 +29,19 @@ struct UserDefaultsPortTests {
         #expect(defaults.array(forKey: "window") == nil)
     }
 
+    /// The domain getters give Swift values too, as `UserDefaults`' do.
+    @Test func domainGettersCastAsWithUserDefaults() throws {
+        let root = try TemporaryRoot()
+        defer { root.remove() }
+        let defaults = try Preferences(domain: "app", container: root.container, arguments: [], flushDelay: nil)
+        let theme = "Dark"
+        defaults.set(theme, forKey: "theme")
+        defaults.setVolatileDomain(["count": 2], forName: "session")
+        #expect(try defaults.persistentDomain(forName: "app")?["theme"] as? String == theme)
+        #expect(defaults.dictionaryRepresentation()["theme"] as? String == theme)
+        #expect(defaults.volatileDomain(forName: "session")["count"] as? Int == 2)
+    }
+
     /// A change made after the sequence is made arrives, though the task that iterates it has not
     /// started yet.
     @Test func aTaskStartedBeforeTheChangeSeesIt() async throws {
