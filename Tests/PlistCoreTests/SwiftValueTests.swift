@@ -48,6 +48,9 @@ import Testing
         #expect(info["tags"] == ["a", "b"])
         #expect(info["sizes"] == ["height": 480, "width": 640])
         #expect(info["nested"] == ["rows": [["x": 1.5], ["y": 2.0]]])
+        // Literals of mixed values, in their order.
+        #expect(Plist(["b": "x", "a": 1]).dictionary?.keys.elementsEqual(["b", "a"]) == true)
+        #expect(Plist(["a", 1, true]) == ["a", 1, true])
 
         // Typed reads back give the Swift values.
         #expect(info["CFBundleVersion"]?.as(String.self) == version)

@@ -22,6 +22,12 @@ extension Plist {
     /// `[String]`, `Plist(["width": 640])`.
     public init(_ value: some PlistConvertible) { self = value.plistValue }
 
+    /// An `.array`: `Plist(["a", 1, true])`, a literal of mixed values.
+    public init(_ elements: [Plist]) { self = .array(elements) }
+
+    /// A `.dictionary` in the literal's order: `Plist(["name": "Ada", "year": 1843])`.
+    public init(_ entries: PlistDictionary) { self = .dictionary(entries) }
+
     /// This value as a `T`, or `nil` when it is not of that shape: `plist.as([String].self)` is
     /// `nil` unless the value is an array whose elements are all strings. Integers read as any
     /// integer type they fit in and as `Double` and `Float`; reals read only as `Double` and
