@@ -1,3 +1,4 @@
+import Foundation
 import PlistCore
 
 // The bridge needs Foundation itself (NSNumber, NSArray, NSDictionary), not only
@@ -5,7 +6,6 @@ import PlistCore
 #if canImport(Darwin)
 import CoreFoundation
 #endif
-import Foundation
 
 extension Plist {
     /// The value of a Foundation property-list object, as `PropertyListSerialization`,
@@ -75,11 +75,14 @@ extension Plist {
         {
             path.append(String(describing: key.base))
             let type = "dictionary key of type \(Swift.type(of: key.base))"
-            throw PlistError(.unrepresentable(keyPath: PlistKeyPath(components: path).description, type: type, format: "a property list"), at: 0)
+            throw PlistError(
+                .unrepresentable(
+                    keyPath: PlistKeyPath(components: path).description, type: type, format: "a property list"), at: 0)
         }
         let type = String(describing: Swift.type(of: object))
         throw PlistError(
-            .unrepresentable(keyPath: PlistKeyPath(components: path).description, type: type, format: "a property list"),
+            .unrepresentable(
+                keyPath: PlistKeyPath(components: path).description, type: type, format: "a property list"),
             at: 0)
     }
 }

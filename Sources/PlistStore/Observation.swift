@@ -45,7 +45,8 @@ extension Preferences {
     /// ``changes(forKey:)``, with `watchesFolder` false comparing file identities at every look,
     /// as on other systems (the reference the tests compare inotify with).
     package func changes(forKey key: String?, watchesFolder: Bool) -> PreferenceChanges {
-        PreferenceChanges(key: key, stores: key == nil ? [own] : searchStores(), watchesFolder: watchesFolder, report: report)
+        PreferenceChanges(
+            key: key, stores: key == nil ? [own] : searchStores(), watchesFolder: watchesFolder, report: report)
     }
 
     /// The changes to every key of the persistent domain `name` (a suite, the global domain or
@@ -58,7 +59,8 @@ extension Preferences {
     /// ``changes(inDomain:)``, with `watchesFolder` as ``changes(forKey:watchesFolder:)`` has it.
     package func changes(inDomain name: String, watchesFolder: Bool) throws(PlistStoreError) -> PreferenceChanges {
         try AppContainer.validateName(name)
-        return PreferenceChanges(key: nil, stores: [store(forDomain: name)], watchesFolder: watchesFolder, report: report)
+        return PreferenceChanges(
+            key: nil, stores: [store(forDomain: name)], watchesFolder: watchesFolder, report: report)
     }
 
     /// Calls `handler` with each change to `key` (every key of the store's own domain when nil)
@@ -108,7 +110,10 @@ public struct PreferenceChanges: AsyncSequence, Sendable {
     /// The registration made with the sequence, until its first iterator takes it.
     let registration: Observation
 
-    init(key: String?, stores: [DomainStore], watchesFolder: Bool, report: @escaping @Sendable ([PlistStoreError]) -> Void) {
+    init(
+        key: String?, stores: [DomainStore], watchesFolder: Bool,
+        report: @escaping @Sendable ([PlistStoreError]) -> Void
+    ) {
         registration = Observation(key: key, stores: stores, watchesFolder: watchesFolder, report: report)
     }
 

@@ -30,7 +30,11 @@ extension Plist: Codable {
             switch self {
             case .string(let text): try container.encode(text)
             case .integer(let number):
-                if let signed = number.int64 { try container.encode(signed) } else { try container.encode(number.bitPattern) }
+                if let signed = number.int64 {
+                    try container.encode(signed)
+                } else {
+                    try container.encode(number.bitPattern)
+                }
             case .real(let number): try container.encode(number)
             case .bool(let flag): try container.encode(flag)
             case .date(let date): try container.encode(date)
