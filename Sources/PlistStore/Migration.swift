@@ -42,7 +42,7 @@ extension Preferences {
         let path = path ?? Self.foundationFile(forDomain: domain)
         guard FileIdentity(path: path) != nil else { return 0 }
         let old = try Self.entries(ofPreferencesFile: path)
-        let current = try persistentDomain(forName: domain) ?? [:]
+        let current = try persistentDomainPlist(forName: domain) ?? [:]
         var copied = 0
         for (key, value) in old where current[key] == nil {
             set(value, forKey: key)

@@ -27,6 +27,11 @@ extension Preferences {
     /// The changes to `key` in the searched persistent domains (the store's own, the suites,
     /// the global domain), or to every key of the store's own domain when `key` is nil.
     ///
+    /// The sequence registers when it is made, so a change made after this call is delivered
+    /// even if the loop that iterates it starts later (`Task { for await change in
+    /// defaults.changes(forKey: "theme") { ... } }` followed by `set` sees the `set`). Its
+    /// first iterator takes that registration; a further iterator registers when it is made.
+    ///
     /// Changes made in this process (through any store of the domain) arrive at once; other
     /// processes' writes arrive when the iterator next looks at the folders (every 20 ms while a
     /// `next()` call waits). Nothing runs between `next()` calls: on Linux an inotify descriptor
@@ -34,16 +39,67 @@ extension Preferences {
     /// happened meanwhile; elsewhere the file's device, inode, modification time and size are
     /// compared.
     public func changes(forKey key: String? = nil) -> PreferenceChanges {
-        PreferenceChanges(key: key, stores: key == nil ? [own] : searchStores(), report: report)
+        changes(forKey: key, watchesFolder: true)
+    }
+
+    /// ``changes(forKey:)``, with `watchesFolder` false comparing file identities at every look,
+    /// as on other systems (the reference the tests compare inotify with).
+    package func changes(forKey key: String?, watchesFolder: Bool) -> PreferenceChanges {
+        PreferenceChanges(
+            key: key, stores: key == nil ? [own] : searchStores(), watchesFolder: watchesFolder, report: report)
     }
 
     /// The changes to every key of the persistent domain `name` (a suite, the global domain or
     /// any other), as ``changes(forKey:)`` reports them.
     /// - Throws: ``PlistStoreError/Code/invalidName`` when `name` is not one path component.
     public func changes(inDomain name: String) throws(PlistStoreError) -> PreferenceChanges {
-        try AppContainer.validateName(name)
-        return PreferenceChanges(key: nil, stores: [store(forDomain: name)], report: report)
+        try changes(inDomain: name, watchesFolder: true)
     }
+
+    /// ``changes(inDomain:)``, with `watchesFolder` as ``changes(forKey:watchesFolder:)`` has it.
+    package func changes(inDomain name: String, watchesFolder: Bool) throws(PlistStoreError) -> PreferenceChanges {
+        try AppContainer.validateName(name)
+        return PreferenceChanges(
+            key: nil, stores: [store(forDomain: name)], watchesFolder: watchesFolder, report: report)
+    }
+
+    /// Calls `handler` with each change to `key` (every key of the store's own domain when nil)
+    /// from now until the returned observation is cancelled or released: registered before this
+    /// call returns, as `NotificationCenter.addObserver(forName:object:queue:using:)` is.
+    ///
+    /// `handler` runs synchronously in the thread that made the change, after the store's locks
+    /// are released. Other processes' writes reach it when this process reads them: at
+    /// ``synchronize()`` and while a ``changes(forKey:)`` sequence is iterated (no thread
+    /// watches the files for it).
+    public func observe(
+        forKey key: String? = nil, _ handler: @escaping @Sendable (PreferenceChange) -> Void
+    ) -> PreferenceObservation {
+        let buffer = Observation.Buffer(key: key, handler: handler)
+        let stores = key == nil ? [own] : searchStores()
+        var errors: [PlistStoreError] = []
+        for store in stores { store.addObserver(buffer, &errors) }
+        report(errors)
+        return PreferenceObservation(buffer: buffer, stores: stores)
+    }
+}
+
+/// A closure's registration for changes (see ``Preferences/observe(forKey:_:)``); it ends when
+/// ``cancel()`` is called or the observation is released.
+public final class PreferenceObservation: Sendable {
+    private let buffer: Observation.Buffer
+    private let stores: [DomainStore]
+
+    init(buffer: Observation.Buffer, stores: [DomainStore]) {
+        self.buffer = buffer
+        self.stores = stores
+    }
+
+    /// Stops calling the handler.
+    public func cancel() {
+        for store in stores { store.removeObserver(buffer) }
+    }
+
+    deinit { cancel() }
 }
 
 /// The changes a store reports (see ``Preferences/changes(forKey:)``).
@@ -51,15 +107,18 @@ public struct PreferenceChanges: AsyncSequence, Sendable {
     public typealias Element = PreferenceChange
     public typealias Failure = Never
 
-    let key: String?
-    let stores: [DomainStore]
-    let report: @Sendable ([PlistStoreError]) -> Void
-    /// Whether to use the folder's events where the system has them (inotify); false compares
-    /// file identities at every look, as on other systems (the reference the tests compare with).
-    package var watchesFolder = true
+    /// The registration made with the sequence, until its first iterator takes it.
+    let registration: Observation
+
+    init(
+        key: String?, stores: [DomainStore], watchesFolder: Bool,
+        report: @escaping @Sendable ([PlistStoreError]) -> Void
+    ) {
+        registration = Observation(key: key, stores: stores, watchesFolder: watchesFolder, report: report)
+    }
 
     public func makeAsyncIterator() -> Iterator {
-        Iterator(observation: Observation(key: key, stores: stores, watchesFolder: watchesFolder, report: report))
+        Iterator(observation: registration.take() ? registration : registration.renewed())
     }
 
     /// Waits for the next change; ends when the task is cancelled.
@@ -81,16 +140,24 @@ public struct PreferenceChanges: AsyncSequence, Sendable {
 /// One iterator's registration with the domains it observes, and its watches on their
 /// folders. Ends both when the iterator goes away.
 final class Observation: Sendable {
-    /// The changes delivered and not yet taken.
+    /// The changes delivered and not yet taken, or the closure that takes them at once.
     final class Buffer: Sendable {
         let key: String?
+        let handler: (@Sendable (PreferenceChange) -> Void)?
         private let queue = Mutex<[PreferenceChange]>([])
 
-        init(key: String?) { self.key = key }
+        init(key: String?, handler: (@Sendable (PreferenceChange) -> Void)? = nil) {
+            self.key = key
+            self.handler = handler
+        }
 
         func deliver(_ changes: [PreferenceChange]) {
             let wanted = changes.filter { key == nil || $0.key.utf8.elementsEqual(key!.utf8) }
-            if !wanted.isEmpty { queue.withLock { $0 += wanted } }
+            if let handler {
+                wanted.forEach(handler)
+            } else if !wanted.isEmpty {
+                queue.withLock { $0 += wanted }
+            }
         }
 
         func take() -> PreferenceChange? {
@@ -102,7 +169,9 @@ final class Observation: Sendable {
     let stores: [DomainStore]
     let watches: [DirectoryWatch]
     let fileNames: Set<String>
+    let watchesFolder: Bool
     let report: @Sendable ([PlistStoreError]) -> Void
+    private let taken = Mutex(false)
 
     init(
         key: String?, stores: [DomainStore], watchesFolder: Bool,
@@ -110,6 +179,7 @@ final class Observation: Sendable {
     ) {
         buffer = Buffer(key: key)
         self.stores = stores
+        self.watchesFolder = watchesFolder
         self.report = report
         // A folder must exist to be watched; observing is a first use of it. Without it (or
         // without inotify) every look compares the files' identities.
@@ -123,6 +193,19 @@ final class Observation: Sendable {
         var errors: [PlistStoreError] = []
         for store in stores { store.addObserver(buffer, &errors) }
         report(errors)
+    }
+
+    /// True the first time only: the first iterator takes the sequence's registration.
+    func take() -> Bool {
+        taken.withLock { taken in
+            defer { taken = true }
+            return !taken
+        }
+    }
+
+    /// A new registration for the same key and domains.
+    func renewed() -> Observation {
+        Observation(key: buffer.key, stores: stores, watchesFolder: watchesFolder, report: report)
     }
 
     deinit {

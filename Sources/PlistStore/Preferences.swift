@@ -135,7 +135,7 @@ public final class Preferences: Sendable {
     /// value `UserDefaults.object(forKey:)` gives: `String`, `Int`, `Double`, `Bool`, `Date`,
     /// `Data`, `[Any]` or `[String: Any]`, so `object(forKey: "name") as? String` works as it
     /// does with Foundation. ``plist(forKey:)`` gives the property-list value itself.
-    public func object(forKey key: String) -> Any? { plist(forKey: key)?.foundationValue }
+    public func object(forKey key: String) -> Any? { plist(forKey: key)?.propertyListObject }
 
     /// The property-list value for `key` in the first domain of the search list that has it.
     public func plist(forKey key: String) -> Plist? {
@@ -170,19 +170,22 @@ public final class Preferences: Sendable {
     /// The URL: a string with a scheme as it is, any other string as a file path (`~` expanded).
     public func url(forKey key: String) -> URL? { plist(forKey: key)?.coercedURL }
 
-    /// The array, if the value is one.
-    public func array(forKey key: String) -> [Plist]? { plist(forKey: key)?.array }
-
-    /// The array, if the value is an array of strings only.
-    public func stringArray(forKey key: String) -> [String]? {
-        guard let array = array(forKey: key) else { return nil }
-        let strings = array.compactMap(\.string)
-        return strings.count == array.count ? strings : nil
+    /// The array, if the value is one, with ``object(forKey:)``'s Swift values as elements (so
+    /// `array(forKey: "names") as? [String]` works as with `UserDefaults`);
+    /// `plist(forKey:)?.array` gives the `Plist` elements.
+    public func array(forKey key: String) -> [Any]? {
+        plist(forKey: key)?.array.map { $0.map(\.propertyListObject) }
     }
 
-    /// The dictionary, if the value is one.
-    public func dictionary(forKey key: String) -> PlistDictionary? {
-        plist(forKey: key)?.dictionary
+    /// The array, if the value is an array of strings only.
+    public func stringArray(forKey key: String) -> [String]? { plist(forKey: key)?.as([String].self) }
+
+    /// The dictionary, if the value is one, with ``object(forKey:)``'s Swift values as values
+    /// (so `dictionary(forKey: "window")?["width"] as? Int` works as with `UserDefaults`); two
+    /// keys that `String` calls equal are one key (the later entry wins).
+    /// `plist(forKey:)?.dictionary` gives the `PlistDictionary`, which keeps both.
+    public func dictionary(forKey key: String) -> [String: Any]? {
+        plist(forKey: key).flatMap { $0.dictionary == nil ? nil : $0.propertyListObject as? [String: Any] }
     }
 
     /// The bytes, if the value is data.
@@ -200,8 +203,15 @@ public final class Preferences: Sendable {
         }
     }
 
-    /// Every key of the search list with the value a lookup gives.
-    public func dictionaryRepresentation() -> PlistDictionary {
+    /// Every key of the search list with the value a lookup gives, as the Swift values of
+    /// ``object(forKey:)`` (as `UserDefaults.dictionaryRepresentation()` gives them).
+    public func dictionaryRepresentation() -> [String: Any] {
+        Plist.dictionary(plistRepresentation()).propertyListObject as? [String: Any] ?? [:]
+    }
+
+    /// Every key of the search list with the value a lookup gives, as property-list values
+    /// (keys that `String` calls equal stay apart).
+    public func plistRepresentation() -> PlistDictionary {
         var errors: [PlistStoreError] = []
         defer { report(errors) }
         var result = own.cache.withLock { $0.registration }
@@ -220,11 +230,13 @@ public final class Preferences: Sendable {
         let schedule = own.set(value, forKey: key, wantsFlush: flushDelay != nil, &errors)
         report(errors)
         if schedule { scheduleFlush(of: own) }
+        postChangeNotification()
     }
 
     /// Sets `key` in the store's domain to a Swift value (a string, a number, a Boolean, a
-    /// date, data, a URL, or an array or dictionary of these); nil removes it.
-    public func set<Value: PreferenceValue>(_ value: Value?, forKey key: String) {
+    /// date, data, a URL, or an array or dictionary of these: a `PlistConvertible`, stored as
+    /// `Plist(value)`); nil removes it.
+    public func set<Value: PlistConvertible>(_ value: Value?, forKey key: String) {
         set(value?.plistValue, forKey: key)
     }
 
@@ -268,8 +280,15 @@ public final class Preferences: Sendable {
         local.withLock { $0.suites.removeAll { $0.name.utf8.elementsEqual(name.utf8) } }
     }
 
-    /// The entries of the persistent domain `name`, nil when it has none.
-    public func persistentDomain(forName name: String) throws(PlistStoreError) -> PlistDictionary? {
+    /// The entries of the persistent domain `name` as the Swift values of ``object(forKey:)``
+    /// (as `UserDefaults` gives them), nil when it has none.
+    public func persistentDomain(forName name: String) throws(PlistStoreError) -> [String: Any]? {
+        try persistentDomainPlist(forName: name).flatMap { Plist.dictionary($0).propertyListObject as? [String: Any] }
+    }
+
+    /// The entries of the persistent domain `name` as property-list values (keys that `String`
+    /// calls equal stay apart), nil when it has none.
+    public func persistentDomainPlist(forName name: String) throws(PlistStoreError) -> PlistDictionary? {
         try AppContainer.validateName(name)
         var errors: [PlistStoreError] = []
         defer { report(errors) }
@@ -297,6 +316,7 @@ public final class Preferences: Sendable {
             cache.replaced = true
             return keys
         }
+        postChangeNotification()
         try store.flush(&errors)
     }
 
@@ -311,8 +331,9 @@ public final class Preferences: Sendable {
     public func persistentDomainNames() -> [String] { container.domainNames() }
 
     /// The volatile domain `name`: kept in memory only and, as in Foundation, not searched.
-    public func volatileDomain(forName name: String) -> PlistDictionary {
-        local.withLock { $0.volatile[ExactKey(name)] ?? [:] }
+    public func volatileDomain(forName name: String) -> [String: Any] {
+        Plist.dictionary(local.withLock { $0.volatile[ExactKey(name)] ?? [:] }).propertyListObject as? [String: Any]
+            ?? [:]
     }
 
     /// Sets the volatile domain `name`.

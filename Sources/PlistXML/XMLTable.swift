@@ -134,7 +134,6 @@ package final class XMLTable: IndexedPlist {
     /// `, at line L, column C` (`position(of:)`); empty for the top value, as for the other
     /// text formats (an error there concerns the whole document).
     package func location(of node: Int) -> String {
-        guard node != top else { return "" }
         let position = position(of: node)
         return ", at line \(position.line), column \(position.column)"
     }

@@ -95,6 +95,8 @@ struct XMLTreeBuilder {
                     locator?.enter(.key(key), depth: containerDepth, at: position)
                 } else if open.last == .array {
                     locator?.enter(.index(arrays[arrays.count - 1].count), depth: containerDepth, at: position)
+                } else {
+                    locator?.enterTop(at: position)
                 }
             }
         }

@@ -117,7 +117,14 @@ private struct KeepsAList: Encodable {
     private func roundTrip<T: Codable & Equatable>(_ value: T, _ format: PlistFormat) throws -> T {
         let encoder = PlistEncoder()
         encoder.outputFormat = format
-        return try PlistDecoder().decode(T.self, from: try encoder.encode(value))
+        return try Self.anyFormat().decode(T.self, from: try encoder.encode(value))
+    }
+
+    /// A decoder that also reads JSON.
+    static func anyFormat() -> PlistDecoder {
+        let decoder = PlistDecoder()
+        decoder.allowedFormats.insert(.json)
+        return decoder
     }
 
     @Test(arguments: formats)
@@ -135,7 +142,7 @@ private struct KeepsAList: Encodable {
         let encoder = PlistEncoder()
         encoder.outputFormat = format
         let bytes = try encoder.encode(Dog(name: "Rex", breed: "Collie"))
-        let dog = try PlistDecoder().decode(Dog.self, from: bytes)
+        let dog = try Self.anyFormat().decode(Dog.self, from: bytes)
         #expect(dog.name == "Rex" && dog.breed == "Collie")
         #expect(try Plist(bytes: bytes) == ["breed": "Collie", "super": ["name": "Rex"]])
     }
@@ -450,7 +457,7 @@ private struct KeepsAList: Encodable {
             json.dateEncodingStrategy = encoding
             json.outputFormat = .json
             json.writeOptions.jsonValues = .strict
-            let decoder = PlistDecoder()
+            let decoder = Self.anyFormat()
             decoder.dateDecodingStrategy = decoding
             #expect(try decoder.decode(Profile.self, from: try json.encode(profile)) == profile, "strict JSON")
         }
@@ -476,7 +483,7 @@ private struct KeepsAList: Encodable {
         struct Link: Codable, Equatable { var url: URL }
         // JSON coders write URLs as strings; binary, XML and trees decode as Foundation's decoder.
         #expect(
-            try PlistDecoder().decode(Link.self, from: Data(#"{"url": "https://a.b/c"}"#.utf8)).url.absoluteString
+            try Self.anyFormat().decode(Link.self, from: Data(#"{"url": "https://a.b/c"}"#.utf8)).url.absoluteString
                 == "https://a.b/c")
         #expect(throws: DecodingError.self) {
             try PlistDecoder().decode(Link.self, from: Plist.dictionary(["url": "https://a.b/c"]))

@@ -13,6 +13,7 @@ import Testing
     private func description(_ type: (some Decodable).Type, _ text: String, _ decoder: PlistDecoder = .init()) throws
         -> String
     {
+        decoder.allowedFormats.insert(.json)
         let error = try #require(throws: DecodingError.self) { try decoder.decode(type, from: Data(text.utf8)) }
         return try #require(error.context).debugDescription
     }

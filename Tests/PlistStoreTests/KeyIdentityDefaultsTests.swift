@@ -16,7 +16,7 @@ import Testing
         #expect(try Built.defaults(["read", "dom", "e\u{301}"], root: root.path).stdout == "1\n")
         #expect(try Built.defaults(["read", "dom", "\u{E9}"], root: root.path).stdout == "2\n")
         let store = try Preferences(domain: "dom", container: root.container, arguments: [], flushDelay: nil)
-        #expect(try store.persistentDomain(forName: "dom")?.count == 2)
+        #expect(try store.persistentDomainPlist(forName: "dom")?.count == 2)
     }
 
     @Test func theStoreKeepsBothSpellings() throws {

@@ -138,9 +138,7 @@ struct PreferencesDiskTests {
         defer { root.remove() }
         let store = try Preferences(domain: "d", container: root.container, arguments: [], flushDelay: nil)
         let sameDomain = try Preferences(domain: "d", container: root.container, arguments: [], flushDelay: nil)
-        var keySequence = store.changes(forKey: "watched")
-        keySequence.watchesFolder = watchesFolder
-        var keyChanges = keySequence.makeAsyncIterator()
+        var keyChanges = store.changes(forKey: "watched", watchesFolder: watchesFolder).makeAsyncIterator()
         var domainChanges = store.changes().makeAsyncIterator()
         store.set(1, forKey: "watched")
         sameDomain.set(1, forKey: "ignored")
@@ -156,9 +154,8 @@ struct PreferencesDiskTests {
         #expect(store.plist(forKey: "watched") == 2)
 
         // Another domain, in its own folder under XDG or beside it under a root.
-        var suiteSequence = try store.changes(inDomain: "group.shared")
-        suiteSequence.watchesFolder = watchesFolder
-        var suiteChanges = suiteSequence.makeAsyncIterator()
+        var suiteChanges = try store.changes(inDomain: "group.shared", watchesFolder: watchesFolder)
+            .makeAsyncIterator()
         let writer = try Preferences(domain: "writer", container: root.container, arguments: [], flushDelay: nil)
         try writer.setPersistentDomain(["shared": true], forName: "group.shared")
         #expect(

@@ -67,7 +67,7 @@ struct TypedKeyTests {
         #expect(store.stringArray(forKey: "recent") == ["a"])
         #expect(store.plist(forKey: "nickname") == nil)
         #expect(
-            Plist.dictionary(store.dictionaryRepresentation()) == ["volume": 11, "theme": "Light", "recent": ["a"]])
+            Plist.dictionary(store.plistRepresentation()) == ["volume": 11, "theme": "Light", "recent": ["a"]])
         // A key's first typed use registers it too.
         let other = try Preferences(domain: "other", container: root.container, arguments: [], flushDelay: nil)
         #expect(other.plist(forKey: "theme") == nil)

@@ -224,6 +224,7 @@ if let seeds = CommandLine.arguments.first(where: { $0.hasPrefix("--write-seeds=
 
 let decoder = PlistDecoder()
 decoder.readOptions = FuzzCheck.limits
+decoder.allowedFormats = Set(PlistFormat.allCases)
 FuzzCheck.run { bytes in
     // The bytes API first (format detection and the reader's errors), then every type.
     _ = try? decoder.decode(Document.self, from: Data(bytes))

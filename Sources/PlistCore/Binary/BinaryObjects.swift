@@ -154,17 +154,47 @@ package final class BinaryObjects: IndexedPlist {
     }
 
     /// The entries of the dictionary `ref`, entered inside `depth` containers. A repeated key
-    /// keeps its first place and its last value, as in `Plist(binary:)`.
+    /// keeps its first place and its last value, as in `Plist(binary:)`; keys that `String`
+    /// calls equal are one key (Codable matches keys as strings).
     package func dictionary(_ ref: Int, depth: Int) throws(PlistError) -> IndexedDictionary {
-        let storage = self.bytes
-        let bytes = storage.span
-        let offset = layout.offset(of: ref, in: bytes)
-        try budget.enter(depth: depth, at: offset)
-        let (count, start) = try layout.length(bytes, bytes[offset], at: offset, unit: 2 * layout.referenceSize)
+        let (count, start) = try entryCount(ref, depth: depth)
         if directDictionaries[ref] != 0 { return .entries(IndexedEntries(node: ref, count: count, base: start)) }
         var keys: [String] = []
         var values: [Int] = []
         var places: [String: Int] = [:]
+        for (key, value) in try pairs(count: count, start: start) {
+            if let place = places[key] {
+                values[place] = value
+            } else {
+                places[key] = keys.count
+                keys.append(key)
+                values.append(value)
+            }
+        }
+        return .listed(keys: keys, values: values)
+    }
+
+    package func exactEntries(_ ref: Int, depth: Int) throws(PlistError) -> [(key: String, value: Int)] {
+        let (count, start) = try entryCount(ref, depth: depth)
+        return try pairs(count: count, start: start)
+    }
+
+    /// The number of entries of the dictionary `ref` and where their key references start,
+    /// entered inside `depth` containers.
+    private func entryCount(_ ref: Int, depth: Int) throws(PlistError) -> (count: Int, start: Int) {
+        let storage = self.bytes
+        let bytes = storage.span
+        let offset = layout.offset(of: ref, in: bytes)
+        try budget.enter(depth: depth, at: offset)
+        return try layout.length(bytes, bytes[offset], at: offset, unit: 2 * layout.referenceSize)
+    }
+
+    /// The keys and value references of the `count` entries whose key references start at `start`.
+    private func pairs(count: Int, start: Int) throws(PlistError) -> [(key: String, value: Int)] {
+        let storage = self.bytes
+        let bytes = storage.span
+        var result: [(key: String, value: Int)] = []
+        result.reserveCapacity(count)
         var scratch: [UInt8] = []
         for index in 0..<count {
             let keyRef = try layout.reference(bytes, at: start + index * layout.referenceSize)
@@ -175,16 +205,9 @@ package final class BinaryObjects: IndexedPlist {
             else {
                 throw PlistError(.nonStringKey(marker: keyMarker), at: keyOffset)
             }
-            let value = try layout.reference(bytes, at: start + (count + index) * layout.referenceSize)
-            if let place = places[key] {
-                values[place] = value
-            } else {
-                places[key] = keys.count
-                keys.append(key)
-                values.append(value)
-            }
+            result.append((key, try layout.reference(bytes, at: start + (count + index) * layout.referenceSize)))
         }
-        return .listed(keys: keys, values: values)
+        return result
     }
 
     package func key(_ index: Int, of entries: IndexedEntries) -> String {

@@ -28,6 +28,10 @@ package protocol IndexedPlist: AnyObject {
     /// The entries of the dictionary `node`, entered inside `depth` containers.
     /// - Throws: `PlistError` for a dictionary that does not read, or one too deep.
     func dictionary(_ node: Int, depth: Int) throws(PlistError) -> IndexedDictionary
+    /// Every entry of the dictionary `node` with its exact key, in order (a `Plist` subtree
+    /// keeps keys that `String` calls equal apart; `dictionary` merges them).
+    /// - Throws: `PlistError` for a dictionary that does not read, or one too deep.
+    func exactEntries(_ node: Int, depth: Int) throws(PlistError) -> [(key: String, value: Int)]
     /// The elements of the array `node`, entered inside `depth` containers.
     /// - Throws: `PlistError` for an array that does not read, or one too deep.
     func array(_ node: Int, depth: Int) throws(PlistError) -> IndexedElements
@@ -83,5 +87,15 @@ package struct IndexedElements {
     package init(count: Int, base: Int) {
         self.count = count
         self.base = base
+    }
+}
+
+extension IndexedPlist {
+    /// The entries `dictionary` gives, for a format whose entries keep every key.
+    package func exactEntries(_ node: Int, depth: Int) throws(PlistError) -> [(key: String, value: Int)] {
+        switch try dictionary(node, depth: depth) {
+        case .entries(let entries): (0..<entries.count).map { (key($0, of: entries), value($0, of: entries)) }
+        case .listed(let keys, let values): zip(keys, values).map { (key: $0, value: $1) }
+        }
     }
 }

@@ -30,6 +30,12 @@ package struct PathLocator<Mark> {
         matched = depth
         self.mark = mark
     }
+
+    /// The top value begins at `mark`: the place of an error about the top value itself (a key
+    /// missing from the top dictionary), until a value deeper on the path begins.
+    package mutating func enterTop(at mark: Mark) {
+        if matched == 0 { self.mark = mark }
+    }
 }
 
 extension Plist {

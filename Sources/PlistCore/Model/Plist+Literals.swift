@@ -29,14 +29,3 @@ extension Plist: ExpressibleByDictionaryLiteral {
         self = .dictionary(PlistDictionary(uniqueKeysWithValues: elements))
     }
 }
-
-extension Plist {
-    /// An `.integer` holding `value`.
-    public init(_ value: Int) { self = .integer(PlistInteger(value)) }
-
-    /// An `.integer` holding `value`.
-    public init(_ value: Int64) { self = .integer(PlistInteger(value)) }
-
-    /// An `.integer` holding `value`.
-    public init(_ value: UInt64) { self = .integer(PlistInteger(value)) }
-}

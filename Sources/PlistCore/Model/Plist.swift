@@ -89,14 +89,16 @@ extension Plist {
     /// The value for `key` in a dictionary; `nil` when absent or when this is not a dictionary.
     ///
     /// Setting a value on a dictionary adds or replaces the entry (an existing key keeps its
-    /// position); setting `nil` removes it. Setting on anything but a dictionary is a programming
-    /// error and traps.
+    /// position); setting `nil` removes it, and does nothing on other values (so that a chain
+    /// through a missing value does nothing). Setting a value on anything but a dictionary is a
+    /// programming error and traps.
     public subscript(key: String) -> Plist? {
         get {
             if case .dictionary(let entries) = self { entries[key] } else { nil }
         }
         set {
             guard case .dictionary(var entries) = self else {
+                if newValue == nil { return }
                 preconditionFailure("Plist: setting key \"\(key)\" on a value that is not a dictionary")
             }
             self = .string("")  // release the payload so `entries` is uniquely referenced
@@ -106,9 +108,30 @@ extension Plist {
     }
 
     /// The element at `index` in an array; `nil` when out of range or when this is not an array.
+    ///
+    /// Setting a value replaces the element; setting `nil` removes it (the later elements move
+    /// down), and does nothing out of range or on other values. Setting a value at an index out
+    /// of range, or on anything but an array, is a programming error and traps, as `Array`
+    /// does. In a chain such as `info["CFBundleURLTypes"]?[0]?["CFBundleURLSchemes"]?[0] =
+    /// "myapp"`, a missing key or an index out of range ends the chain: the assignment does
+    /// nothing.
     public subscript(index: Int) -> Plist? {
-        guard case .array(let elements) = self, elements.indices.contains(index) else { return nil }
-        return elements[index]
+        get {
+            guard case .array(let elements) = self, elements.indices.contains(index) else { return nil }
+            return elements[index]
+        }
+        set {
+            guard case .array(var elements) = self, elements.indices.contains(index) else {
+                if newValue == nil { return }
+                guard case .array = self else {
+                    preconditionFailure("Plist: setting index \(index) on a value that is not an array")
+                }
+                preconditionFailure("Plist: index \(index) out of range")
+            }
+            self = .string("")  // release the payload so `elements` is uniquely referenced
+            if let newValue { elements[index] = newValue } else { elements.remove(at: index) }
+            self = .array(elements)
+        }
     }
 
     /// The number of elements of an array or entries of a dictionary; `nil` for other values.

@@ -383,3 +383,28 @@ extension Dictionary where Key == String, Value == Plist {
         for (key, value) in entries { self[key] = value }
     }
 }
+
+// Apart from the methods that give a `PlistDictionary`: the closure's result type picks the
+// overload, as with Swift's `Dictionary`.
+extension PlistDictionary {
+    /// A Swift dictionary of the same keys with `transform` applied to each value:
+    /// `entries.mapValues { $0.string ?? "" }` is a `[String: String]`. Two keys that differ in
+    /// their bytes but that `String` calls equal (two spellings of `é`) are one key of the
+    /// result: the later entry's value wins, as in Foundation's dictionaries.
+    public func mapValues<T>(_ transform: (Plist) throws -> T) rethrows -> [String: T] {
+        var result: [String: T] = [:]
+        result.reserveCapacity(count)
+        for index in indices { result[keyStorage[index]] = try transform(valueStorage[index]) }
+        return result
+    }
+
+    /// A Swift dictionary of the keys whose `transform`ed value is not `nil`, with that value;
+    /// keys that `String` calls equal are one key (the later entry wins).
+    public func compactMapValues<T>(_ transform: (Plist) throws -> T?) rethrows -> [String: T] {
+        var result: [String: T] = [:]
+        for index in indices {
+            if let value = try transform(valueStorage[index]) { result[keyStorage[index]] = value }
+        }
+        return result
+    }
+}

@@ -6,8 +6,9 @@ public import FoundationEssentials
 public import Foundation
 #endif
 
-/// Decodes `Decodable` values from property lists in any format this package reads: a drop-in
-/// for Foundation's `PropertyListDecoder` (same shape, same results on the same bytes).
+/// Decodes `Decodable` values from property lists in the formats of `allowedFormats` (by
+/// default those Foundation's decoder reads; JSON when allowed): a drop-in for Foundation's
+/// `PropertyListDecoder` (same shape, same results on the same bytes).
 ///
 /// Binary files are decoded object by object straight from the bytes, and the XML documents that
 /// real writers produce from a table of the document (`XMLScanner`) without building the tree;
@@ -57,6 +58,7 @@ public final class PlistDecoder: Sendable {
         var keyDecodingStrategy: KeyDecodingStrategy = .useDefaultKeys
         var dateDecodingStrategy: DateDecodingStrategy = .deferredToDate
         var readOptions: PlistReadOptions = PlistReadOptions()
+        var allowedFormats: Set<PlistFormat> = PlistDecoder.foundationFormats
 
         var decodingOptions: PlistValueDecoder.Options {
             PlistValueDecoder.Options(userInfo: userInfo, keys: keyDecodingStrategy, dates: dateDecodingStrategy)
@@ -83,6 +85,17 @@ public final class PlistDecoder: Sendable {
         get { settings.withLock { $0.readOptions } }
         set { settings.withLock { $0.readOptions = newValue } }
     }
+
+    /// The formats `decode` reads; others are refused with `DecodingError.dataCorrupted`. By
+    /// default ``foundationFormats``, what Foundation's `PropertyListDecoder` reads; add `.json`
+    /// to read JSON too.
+    public var allowedFormats: Set<PlistFormat> {
+        get { settings.withLock { $0.allowedFormats } }
+        set { settings.withLock { $0.allowedFormats = newValue } }
+    }
+
+    /// Binary, XML, OpenStep and `.strings` text: the formats Foundation's decoder reads.
+    public static let foundationFormats: Set<PlistFormat> = [.binary, .xml, .openStep, .strings]
 
     /// A decoder with the default strategies.
     public init() {}
@@ -167,13 +180,14 @@ public final class PlistDecoder: Sendable {
     private func decode<T>(
         _ data: Data, format: inout PlistFormat, _ body: (PlistValueDecoder, DecodingNode) throws -> T
     ) throws -> T {
-        let (options, readOptions) = settings.withLock { settings in
+        let (options, readOptions, allowed) = settings.withLock { settings in
             var readOptions = settings.readOptions
             // XML dates as Foundation's decoder reads them (the Julian calendar before 1582-10-15).
             readOptions.rules = .codable
-            return (settings.decodingOptions, readOptions)
+            return (settings.decodingOptions, readOptions, settings.allowedFormats)
         }
         let detected = try? Plist.format(of: data.span)
+        if let detected { try Self.check(detected, allowed: allowed) }
         if detected == .binary || detected == .xml {
             // An array's span costs nothing to take; `Data`'s checks exclusive access each time,
             // which the table's many reads of the document felt.
@@ -183,6 +197,17 @@ public final class PlistDecoder: Sendable {
                 bytes, detected: detected!, format: &format, options: options, readOptions: readOptions, body)
         }
         return try decodeText([UInt8](data), format: &format, options: options, readOptions: readOptions, body)
+    }
+
+    /// Refuses a document in a format the caller does not allow.
+    private static func check(_ format: PlistFormat, allowed: Set<PlistFormat>) throws {
+        guard !allowed.contains(format) else { return }
+        let names = PlistFormat.allCases.filter(allowed.contains).map(\.name).joined(separator: ", ")
+        throw DecodingError.dataCorrupted(
+            .init(
+                codingPath: [],
+                debugDescription: "The data is a property list in \(format.name), which this decoder does not read "
+                    + "(allowedFormats: \(names.isEmpty ? "none" : names))."))
     }
 
     /// `decode(_:format:_:)` for binary and XML documents.

@@ -235,6 +235,38 @@ final class PlistValueDecoder: Decoder {
         }
     }
 
+    /// The subtree at `node`, as it is in the document (a `Plist` field decodes to it).
+    private func tree(_ node: DecodingNode) throws -> Plist {
+        switch node {
+        case .value(let tree): return tree
+        case .object(let ref):
+            let source = source!
+            let depth = depth
+            return try readingDocument { () throws(PlistError) in try Self.tree(ref, in: source, depth: depth) }
+        }
+    }
+
+    private static func tree(_ ref: Int, in source: any IndexedPlist, depth: Int) throws(PlistError) -> Plist {
+        switch source.kind(of: ref) {
+        case .scalar:
+            return try source.scalar(ref)!
+        case .array:
+            let elements = try source.array(ref, depth: depth)
+            var result: [Plist] = []
+            result.reserveCapacity(elements.count)
+            for index in 0..<elements.count {
+                result.append(try tree(source.element(index, of: elements), in: source, depth: depth + 1))
+            }
+            return .array(result)
+        case .dictionary:
+            var result = PlistDictionary()
+            for (key, value) in try source.exactEntries(ref, depth: depth) {
+                result[key] = try tree(value, in: source, depth: depth + 1)
+            }
+            return .dictionary(result)
+        }
+    }
+
     /// Runs `read` on the document, turning its errors into `DecodingError`s at this value.
     private func readingDocument<T>(_ read: () throws(PlistError) -> T) throws -> T {
         do {
@@ -297,6 +329,7 @@ final class PlistValueDecoder: Decoder {
         reusing spare: inout PlistValueDecoder?
     ) throws -> T {
         if T.self == Date.self { return try unboxDate(node, at: step()) as! T }
+        if T.self == Plist.self { return try tree(node) as! T }
         if T.self == Data.self {
             guard case .data(let data) = try scalar(node, as: type, at: step()) else {
                 throw mismatch(Data.self, node, step())

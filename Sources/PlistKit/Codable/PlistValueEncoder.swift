@@ -227,8 +227,61 @@ final class PlistValueEncoder: Encoder {
             try encodeDate(value as! Date)
         } else if T.self == Data.self {
             try set(.data(value as! Data))
+        } else if T.self == Plist.self {
+            try setTree(value as! Plist, node: node)
         } else {
             try value.encode(to: self)
+        }
+    }
+
+    /// Makes `node` the subtree `tree` as it is: no strategy applies to its keys and dates.
+    /// A UID is the dictionary `{"CF$UID": n}`, as `Plist`'s `Encodable` writes it.
+    private func setTree(_ tree: Plist, node: Int32) throws {
+        do throws(PlistError) {
+            switch tree {
+            case .array(let elements):
+                state.setContainer(node, to: .array)
+                for element in elements { try addTree(element, to: node, key: .none) }
+            case .dictionary(let entries):
+                state.setContainer(node, to: .dictionary)
+                for (key, value) in entries { try addTree(value, to: node, key: .name(key)) }
+            case .uid(let reference):
+                state.setContainer(node, to: .dictionary)
+                try state.add(.unsigned(reference), to: node, key: .name("CF$UID"))
+            default:
+                try state.set(node, to: Self.scalar(tree))
+            }
+        } catch {
+            throw tooLarge(error, at: codingPath)
+        }
+    }
+
+    private func addTree(_ tree: Plist, to parent: Int32, key: FlatPlist.Key) throws(PlistError) {
+        switch tree {
+        case .array(let elements):
+            let node = state.addContainer(.array, to: parent, key: key)
+            for element in elements { try addTree(element, to: node, key: .none) }
+        case .dictionary(let entries):
+            let node = state.addContainer(.dictionary, to: parent, key: key)
+            for (key, value) in entries { try addTree(value, to: node, key: .name(key)) }
+        case .uid(let reference):
+            let node = state.addContainer(.dictionary, to: parent, key: key)
+            try state.add(.unsigned(reference), to: node, key: .name("CF$UID"))
+        default:
+            try state.add(Self.scalar(tree), to: parent, key: key)
+        }
+    }
+
+    /// The flat scalar of a scalar `Plist`.
+    private static func scalar(_ value: Plist) -> FlatPlist.Scalar {
+        switch value {
+        case .string(let text): .string(text)
+        case .integer(let number): number.int64.map { .signed($0) } ?? .unsigned(number.bitPattern)
+        case .real(let number): .real(number)
+        case .bool(let flag): .bool(flag)
+        case .date(let date): .date(date)
+        case .data(let data): .data(data)
+        case .array, .dictionary, .uid: preconditionFailure("not a scalar")
         }
     }
 
