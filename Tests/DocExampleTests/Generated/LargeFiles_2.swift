@@ -10,7 +10,7 @@ private func program() async throws {
 #sourceLocation(file: "Sources/PlistKit/PlistKit.docc/LargeFiles.md", line: 121)
 
 let tracks = [(id: 1234, name: "Intro", milliseconds: 61_000)]
-let fd = open("/tmp/Tracks.plist", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+let fd = open("/tmp/Library.plist", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
 defer { close(fd) }
 // The closure's type says which errors it throws: PlistError, as the writer expects.
 var writer = BinaryPlistStreamWriter { chunk throws(PlistError) in
