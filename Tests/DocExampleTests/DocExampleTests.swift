@@ -7,7 +7,7 @@ import Testing
 /// it now reads), and every complete program runs without an error. That the blocks compile is
 /// checked by building this target.
 @Suite struct DocExampleTests {
-    @Test func generatedFilesMatchTheDocuments() throws {
+    @Test(.needsPython3) func generatedFilesMatchTheDocuments() throws {
         let folder = try TempFolder()
         defer { folder.remove() }
         let status = try ChildProcess.run(
