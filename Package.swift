@@ -139,6 +139,16 @@ let package = Package(
             ],
             swiftSettings: settings
         ),
+        // The Swift blocks of README.md and the DocC catalogs, one file per program
+        // (Scripts/doc-examples.py writes Generated/), compiled as a client's code is: Swift 6
+        // without the upcoming features that the package's own targets enable.
+        .testTarget(
+            name: "DocExampleTests",
+            dependencies: [
+                "PlistCore", "PlistKit", "PlistStore", "PlistConfiguration", "TestSupport", orderedCollections,
+                .product(name: "Configuration", package: "swift-configuration"),
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
