@@ -16,15 +16,20 @@ let shared = try Preferences(appID: "group.example") // UserDefaults(suiteName: 
 let name = "Ada"
 let volume = 7
 let lastOpened = Date()
+let recent = ["a.txt", "b.txt"]
+let window = ["width": 640, "height": 480]
 defaults.set(name, forKey: "name")
 defaults.set(volume, forKey: "volume")
 defaults.set(lastOpened, forKey: "lastOpened")
-defaults.set(["a.txt", "b.txt"], forKey: "recent")
+defaults.set(recent, forKey: "recent")
+defaults.set(window, forKey: "window")
 
-let greeting = defaults.object(forKey: "name") as? String   // "Ada"
-let level = defaults.integer(forKey: "volume")               // 7
+let greeting = defaults.object(forKey: "name") as? String              // "Ada"
+let level = defaults.integer(forKey: "volume")                          // 7
+let files = defaults.array(forKey: "recent") as? [String]               // ["a.txt", "b.txt"]
+let width = defaults.dictionary(forKey: "window")?["width"] as? Int     // 640
 #sourceLocation()
-    _ = (defaults, shared, name, volume, lastOpened, greeting, level)
+    _ = (defaults, shared, name, volume, lastOpened, recent, window, greeting, level, files, width)
 }
 
 let ComingFromUserDefaults_1 = DocExample(file: "Sources/PlistStore/PlistStore.docc/ComingFromUserDefaults.md", line: 11, runs: false, program: program)

@@ -12,20 +12,28 @@ var info = try Plist(contentsOf: "Info.plist")
 let identifier = info["CFBundleIdentifier"]?.string
 let firstOrientation = info["UISupportedInterfaceOrientations"]?[0]?.string
 #sourceLocation()
-#sourceLocation(file: "Sources/PlistKit/PlistKit.docc/GettingStarted.md", line: 48)
-info["CFBundleVersion"] = "42"
-info["Obsolete"] = nil
+#sourceLocation(file: "Sources/PlistKit/PlistKit.docc/GettingStarted.md", line: 46)
+let orientations = info["UISupportedInterfaceOrientations"]?.as([String].self)
+let sizes = info["Sizes"]?.as([String: Int].self)
 #sourceLocation()
-#sourceLocation(file: "Sources/PlistKit/PlistKit.docc/GettingStarted.md", line: 56)
+#sourceLocation(file: "Sources/PlistKit/PlistKit.docc/GettingStarted.md", line: 57)
+let version = "42"
+let schemes = ["myapp-prod"]
+info["CFBundleVersion"] = Plist(version)
+info["Obsolete"] = nil
+info["CFBundleURLTypes"]?[0]?["CFBundleURLSchemes"] = Plist(schemes)
+info["CFBundleURLTypes"]?[0]?["CFBundleURLSchemes"]?[0] = "myapp-beta"
+#sourceLocation()
+#sourceLocation(file: "Sources/PlistKit/PlistKit.docc/GettingStarted.md", line: 74)
 try info.replace("UIInterfaceOrientationPortrait", at: "UISupportedInterfaceOrientations.0")
 let value = try info.value(at: "UISupportedInterfaceOrientations.0")
 #sourceLocation()
-#sourceLocation(file: "Sources/PlistKit/PlistKit.docc/GettingStarted.md", line: 66)
+#sourceLocation(file: "Sources/PlistKit/PlistKit.docc/GettingStarted.md", line: 84)
 try info.write(to: "Info.plist", format: .binary)
 let xml = try info.xmlBytes()
 let json = try info.jsonBytes(options: PlistWriteOptions(indentsJSON: true))
 #sourceLocation()
-    _ = (info, identifier, firstOrientation, value, xml, json)
+    _ = (info, identifier, firstOrientation, orientations, sizes, version, schemes, value, xml, json)
 }
 
 let GettingStarted_1 = DocExample(file: "Sources/PlistKit/PlistKit.docc/GettingStarted.md", line: 28, runs: false, program: program)
