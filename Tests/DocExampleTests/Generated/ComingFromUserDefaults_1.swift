@@ -29,7 +29,33 @@ let level = defaults.integer(forKey: "volume")                          // 7
 let files = defaults.array(forKey: "recent") as? [String]               // ["a.txt", "b.txt"]
 let width = defaults.dictionary(forKey: "window")?["width"] as? Int     // 640
 #sourceLocation()
-    _ = (defaults, shared, name, volume, lastOpened, recent, window, greeting, level, files, width)
+#sourceLocation(file: "Sources/PlistStore/PlistStore.docc/ComingFromUserDefaults.md", line: 39)
+let tags = defaults.plist(forKey: "recent")?.as([String].self)          // ["a.txt", "b.txt"]
+#sourceLocation()
+#sourceLocation(file: "Sources/PlistStore/PlistStore.docc/ComingFromUserDefaults.md", line: 46)
+let fromJSON: [String: Any] = ["theme": "Dark", "size": 12]
+defaults.set(try Plist(propertyListObject: fromJSON), forKey: "appearance")
+#sourceLocation()
+#sourceLocation(file: "Sources/PlistStore/PlistStore.docc/ComingFromUserDefaults.md", line: 56)
+let themeChanges = defaults.changes(forKey: "theme")
+Task {
+    for await change in themeChanges { print("theme is now", change.value ?? "unset") }
+}
+defaults.set("Dark", forKey: "theme")
+#sourceLocation()
+#sourceLocation(file: "Sources/PlistStore/PlistStore.docc/ComingFromUserDefaults.md", line: 67)
+let observation = defaults.observe(forKey: "theme") { change in
+    print("theme is now", change.value ?? "unset")
+}
+defaults.set("Light", forKey: "theme")
+observation.cancel()
+#sourceLocation()
+#sourceLocation(file: "Sources/PlistStore/PlistStore.docc/ComingFromUserDefaults.md", line: 78)
+let token = NotificationCenter.default.addObserver(
+    forName: UserDefaults.didChangeNotification, object: defaults, queue: nil
+) { _ in print("preferences changed") }
+#sourceLocation()
+    _ = (defaults, shared, name, volume, lastOpened, recent, window, greeting, level, files, width, tags, fromJSON, themeChanges, observation, token)
 }
 
 let ComingFromUserDefaults_1 = DocExample(file: "Sources/PlistStore/PlistStore.docc/ComingFromUserDefaults.md", line: 11, runs: false, program: program)

@@ -23,7 +23,10 @@ let strings = entries.filter { $0.value.string != nil }
 entries.sort()                                      // CoreFoundation's key order
 info = .dictionary(entries)
 #sourceLocation()
-    _ = (info, names, strings)
+#sourceLocation(file: "Sources/PlistCore/PlistCore.docc/Dictionaries.md", line: 39)
+let titles: [String: String] = entries.mapValues { $0.string ?? "" }
+#sourceLocation()
+    _ = (info, names, strings, titles)
 }
 
 let Dictionaries_1 = DocExample(file: "Sources/PlistCore/PlistCore.docc/Dictionaries.md", line: 12, runs: false, program: program)

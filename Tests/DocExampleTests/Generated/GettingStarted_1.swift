@@ -4,6 +4,16 @@
 #sourceLocation(file: "Sources/PlistKit/PlistKit.docc/GettingStarted.md", line: 28)
 import PlistKit
 #sourceLocation()
+#sourceLocation(file: "Sources/PlistKit/PlistKit.docc/GettingStarted.md", line: 119)
+import Foundation
+#sourceLocation()
+
+#sourceLocation(file: "Sources/PlistKit/PlistKit.docc/GettingStarted.md", line: 107)
+private struct Settings: Codable {
+    var name: String
+    var extras: Plist
+}
+#sourceLocation()
 
 private func program() async throws {
 #sourceLocation(file: "Sources/PlistKit/PlistKit.docc/GettingStarted.md", line: 29)
@@ -33,7 +43,20 @@ try info.write(to: "Info.plist", format: .binary)
 let xml = try info.xmlBytes()
 let json = try info.jsonBytes(options: PlistWriteOptions(indentsJSON: true))
 #sourceLocation()
-    _ = (info, identifier, firstOrientation, orientations, sizes, version, schemes, value, xml, json)
+#sourceLocation(file: "Sources/PlistKit/PlistKit.docc/GettingStarted.md", line: 94)
+let person: Plist = ["name": "Ada", "languages": ["en", "fr"], "year": 1843, "active": true]
+#sourceLocation()
+#sourceLocation(file: "Sources/PlistKit/PlistKit.docc/GettingStarted.md", line: 111)
+let settings = try PlistDecoder().decode(Settings.self, from: info)
+#sourceLocation()
+#sourceLocation(file: "Sources/PlistKit/PlistKit.docc/GettingStarted.md", line: 120)
+
+let xmlData = Data(try info.bytes(format: .xml))
+let object = try PropertyListSerialization.propertyList(from: xmlData, format: nil)
+let same = try Plist(propertyListObject: object)
+let forFoundation = same.propertyListObject
+#sourceLocation()
+    _ = (info, identifier, firstOrientation, orientations, sizes, version, schemes, value, xml, json, person, settings, xmlData, object, same, forFoundation)
 }
 
 let GettingStarted_1 = DocExample(file: "Sources/PlistKit/PlistKit.docc/GettingStarted.md", line: 28, runs: false, program: program)
