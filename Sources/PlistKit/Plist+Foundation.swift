@@ -11,7 +11,7 @@ extension Plist {
     /// The value of a Foundation property-list object, as `PropertyListSerialization`,
     /// `UserDefaults` and `JSONSerialization` give them: `String`, `NSNumber` and Swift's
     /// numbers and `Bool`, `Date`, `Data`, arrays and string-keyed dictionaries of these (and
-    /// any ``PlistConvertible`` value). An `NSNumber` that is a Boolean (`CFBoolean` on Apple
+    /// any `PlistConvertible` value). An `NSNumber` that is a Boolean (`CFBoolean` on Apple
     /// platforms) is a `.bool`; one that holds an integer is an `.integer`, a `Double` or
     /// `Float` a `.real`. A Swift dictionary's entries are put in the order of their keys'
     /// UTF-16 code units.
