@@ -63,7 +63,7 @@ extension Plist {
         }
         if let entries = object as? [String: Any] {
             var result = PlistDictionary(minimumCapacity: entries.count)
-            for (key, value) in entries.sorted(by: { $0.key.utf16.lexicographicallyPrecedes($1.key.utf16) }) {
+            for (key, value) in entries.sorted(by: { KeyOrder.precedesInUTF16($0.key, $1.key) }) {
                 path.append(key)
                 result[key] = try bridge(value, &path)
                 path.removeLast()

@@ -40,7 +40,9 @@ enum DefaultsText {
         switch value {
         case .dictionary(let entries):
             var lines = [indent + "{"]
-            for (key, value) in entries.sorted(by: { $0.key.utf16.lexicographicallyPrecedes($1.key.utf16) }) {
+            var sorted = entries
+            sorted.sort()
+            for (key, value) in sorted {
                 lines.append(indent + "    " + quoted(key) + " = " + element(value, level: level + 1) + ";")
             }
             lines.append(indent + "}")

@@ -71,9 +71,9 @@ struct ReadLimits: Equatable {
     /// limits raised to the input's size, so that a large file is not refused for its size
     /// alone, only for describing more than it holds (shared references counted at each use).
     func withoutValues(forInputOf size: Int) -> PlistReadOptions {
-        let defaults = PlistReadOptions()
-        return PlistReadOptions(
-            maxDepth: maxDepth, maxObjects: max(maxValues, size), maxContentBytes: max(defaults.maxContentBytes, size))
+        var options = inMemory(forInputOf: size)
+        options.maxObjects = max(maxValues, size)
+        return options
     }
 
     /// What a command-line user does to raise the limit that `error` reports, in place of the

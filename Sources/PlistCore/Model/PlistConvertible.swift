@@ -157,8 +157,9 @@ extension Dictionary: PlistConvertible where Key == String, Value: PlistConverti
     /// The entries, in the order of their keys' UTF-16 code units (a Swift dictionary has no
     /// order of its own; a binary file keeps the one it is given).
     public var plistValue: Plist {
-        let sorted = sorted { $0.key.utf16.lexicographicallyPrecedes($1.key.utf16) }
-        return .dictionary(PlistDictionary(uniqueKeysWithValues: sorted.map { ($0.key, $0.value.plistValue) }))
+        var entries = PlistDictionary(uniqueKeysWithValues: map { ($0.key, $0.value.plistValue) })
+        entries.sort()
+        return .dictionary(entries)
     }
 
     /// A dictionary whose values all convert. Two keys that differ in their bytes but that

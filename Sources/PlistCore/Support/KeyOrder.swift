@@ -1,5 +1,5 @@
 /// The order writers sort dictionary keys in: CoreFoundation's.
-enum KeyOrder {
+package enum KeyOrder {
     /// The positions of `keys` in CoreFoundation's order, or `nil` when they are in order already.
     ///
     /// CF sorts with `CFStringCompare(a, b, 0)`, a literal comparison of UTF-16 code units (a
@@ -52,7 +52,7 @@ enum KeyOrder {
         return (word &+ (cleared >> 3)).byteSwapped
     }
 
-    static func precedesInUTF16(_ a: String, _ b: String) -> Bool {
+    package static func precedesInUTF16(_ a: String, _ b: String) -> Bool {
         order(a, b) < 0
     }
 

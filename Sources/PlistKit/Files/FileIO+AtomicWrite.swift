@@ -151,11 +151,16 @@ extension FileIO {
     }
 
     /// The file a symbolic link at `path` points to (following chains of links, and naming the
-    /// missing file a dangling link points to), or `path` itself when it is not a link.
-    static func resolvingLink(_ path: String) throws(PlistError) -> String {
+    /// missing file a dangling link points to), or `path` itself when it is not a link; the
+    /// walk ends early at a path for which `stop` is true.
+    static func resolvingLink(
+        _ path: String, stoppingAt stop: (String) -> Bool = { _ in false }
+    ) throws(PlistError) -> String {
         var current = path
         for _ in 0..<40 {
-            guard let info = try? status(atPath: current, followsLink: false), info.kind == .symbolicLink else {
+            guard !stop(current), let info = try? status(atPath: current, followsLink: false),
+                info.kind == .symbolicLink
+            else {
                 return current
             }
             current = try nextLink(current)
@@ -165,7 +170,7 @@ extension FileIO {
 
     /// The path that the symbolic link at `link` holds, made absolute or relative to the
     /// current folder as `link` is.
-    static func nextLink(_ link: String) throws(PlistError) -> String {
+    private static func nextLink(_ link: String) throws(PlistError) -> String {
         let target: String
         do throws(Errno) { target = try linkTarget(link) } catch { throw PlistError(error) }
         let folder = link.lastIndex(of: "/").map { String(link[...$0]) } ?? ""

@@ -26,10 +26,10 @@ extension FileIO {
     package static func writeOutput(
         to path: String, _ produce: (Output) throws(PlistError) -> Void
     ) throws(PlistError) {
-        if let descriptor = try descriptorNamed(path) {
+        let target = try resolvingLink(path, stoppingAt: { descriptor(named: $0) != nil })
+        if let descriptor = descriptor(named: target) {
             return try produce(Output(fd: descriptor, canReadBack: false))
         }
-        let target = try resolvingLink(path)
         guard let info = try? status(atPath: target), info.kind != .regular else {
             return try writeAtomically(to: target, followsLink: false) { fd throws(PlistError) in
                 try produce(Output(fd: fd, canReadBack: true))
@@ -76,25 +76,16 @@ extension FileIO {
         PlistError(.io(reason: what + " (outputs are files, FIFOs and character devices)"), at: 0)
     }
 
-    /// The open descriptor that `path` names (`/dev/stdout` is 1, `/dev/fd/3` is 3), looking at
-    /// each link on the way to the file, or nil when it names none.
-    private static func descriptorNamed(_ path: String) throws(PlistError) -> FileDescriptor? {
-        var current = path
-        for _ in 0..<40 {
-            switch current {
-            case "/dev/stdin": return .standardInput
-            case "/dev/stdout": return .standardOutput
-            case "/dev/stderr": return .standardError
-            default: break
-            }
-            for folder in ["/dev/fd/", "/proc/self/fd/"] where current.hasPrefix(folder) {
-                if let number = Int32(current.dropFirst(folder.count)) { return FileDescriptor(rawValue: number) }
-            }
-            guard let info = try? status(atPath: current, followsLink: false), info.kind == .symbolicLink else {
-                return nil
-            }
-            current = try nextLink(current)
+    /// The open descriptor that `path` names (`/dev/stdout` is 1, `/dev/fd/3` is 3), or nil.
+    private static func descriptor(named path: String) -> FileDescriptor? {
+        switch path {
+        case "/dev/stdout": return .standardOutput
+        case "/dev/stderr": return .standardError
+        default: break
         }
-        throw PlistError(Errno.tooManySymbolicLinkLevels)
+        for folder in ["/dev/fd/", "/proc/self/fd/"] where path.hasPrefix(folder) {
+            if let number = Int32(path.dropFirst(folder.count)) { return FileDescriptor(rawValue: number) }
+        }
+        return nil
     }
 }
