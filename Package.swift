@@ -62,8 +62,10 @@ let package = Package(
         ),
         .target(
             name: "PlistStore",
+            // PlistCore is named, though PlistKit re-exports it, here and in PlistConfiguration:
+            // DocC's combined documentation links the symbols of a target's direct dependencies.
             dependencies: [
-                "PlistKit", orderedCollections,
+                "PlistCore", "PlistKit", orderedCollections,
                 systemPackage,
             ],
             swiftSettings: settings + [.strictMemorySafety()]
@@ -72,7 +74,9 @@ let package = Package(
         // nothing else depends on swift-configuration.
         .target(
             name: "PlistConfiguration",
-            dependencies: ["PlistKit", .product(name: "Configuration", package: "swift-configuration")],
+            dependencies: [
+                "PlistCore", "PlistKit", .product(name: "Configuration", package: "swift-configuration"),
+            ],
             swiftSettings: settings
         ),
         .executableTarget(

@@ -10,6 +10,7 @@ let allDocExamples: [DocExample] = [
     README_6,
     README_7,
     README_8,
+    PlistConfiguration_1,
     Dictionaries_1,
     Dictionaries_2,
     PlistCore_1,
