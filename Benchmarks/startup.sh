@@ -103,7 +103,7 @@ for command in "${textconv[@]}"; do
 done
 echo "### \`git log -p\` over $revisions revisions of a binary Info.plist, each as git's textconv command"
 echo
-hyperfine --warmup 1 --min-runs 5 --export-json "$work/textconv.json" "${logs[@]}" >/dev/null 2>&1
+hyperfine --warmup 1 --runs 3 --export-json "$work/textconv.json" "${logs[@]}" >/dev/null 2>&1
 table "$work/textconv.json"
 echo
 if [ ${#missing[@]} -gt 0 ]; then echo "Not installed, not measured: ${missing[*]}."; echo; fi
