@@ -60,13 +60,7 @@ import Testing
         defer { folder.remove() }
         // Written by the benchmarks' generator (Benchmarks/large-inputs.py), scaled down.
         let big = folder.path("big.plist")
-        let generator = try ChildProcess.run(
-            try #require(Oracles.python3).path,
-            [
-                Paths.repository.appendingPathComponent("Benchmarks/large-inputs.py").path, "binary", big,
-                "--records", "8000", "--blob", "6400", "--depth", "100",
-            ])
-        #expect(generator == 0)
+        #expect(try LargeInputs.write("binary", to: big, records: 8000, blob: 6400, depth: 100) == 0)
         let small = try folder.write(try Plist.dictionary(["rec1": ["name": "one"]]).binaryBytes(), to: "small.plist")
         let size = try #require(try FileManager.default.attributesOfItem(atPath: big)[.size] as? Int)
         #expect(size > 50_000_000)
@@ -100,13 +94,7 @@ import Testing
         let folder = try TempFolder()
         defer { folder.remove() }
         let path = folder.path("wide.plist")
-        let generator = try ChildProcess.run(
-            try #require(Oracles.python3).path,
-            [
-                Paths.repository.appendingPathComponent("Benchmarks/large-inputs.py").path, "binary", path,
-                "--records", "3000", "--blob", "100", "--depth", "3",
-            ])
-        #expect(generator == 0)
+        #expect(try LargeInputs.write("binary", to: path, records: 3000, blob: 100, depth: 3) == 0)
         let whole = try Plist(bytes: try folder.read("wide.plist"))
         #expect(whole.dictionary?.count == 3001)
         for keyPath in ["rec0", "rec1", "rec1500", "rec1500.name", "rec2999", "rec2999.tags", "deep"] {
