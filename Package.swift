@@ -20,6 +20,7 @@ let package = Package(
         .library(name: "PlistCore", targets: ["PlistCore"]),
         .library(name: "PlistStore", targets: ["PlistStore"]),
         .library(name: "PlistConfiguration", targets: ["PlistConfiguration"]),
+        .library(name: "PlistFoundation", targets: ["PlistFoundation"]),
         .executable(name: "plistconv", targets: ["plistconv"]),
     ],
     // swift-property-based and swift-log serve only test targets, and swift-docc-plugin only
@@ -70,6 +71,14 @@ let package = Package(
             ],
             swiftSettings: settings + [.strictMemorySafety()]
         ),
+        // What needs Foundation itself, not only FoundationEssentials: `Plist(propertyListObject:)`
+        // and the `UserDefaults.didChangeNotification` that `Preferences` posts. Apart, so that
+        // a program that does not use them (plistconv) does not load Foundation and ICU.
+        .target(
+            name: "PlistFoundation",
+            dependencies: ["PlistCore", "PlistKit", "PlistStore"],
+            swiftSettings: settings + [.strictMemorySafety()]
+        ),
         // A swift-configuration provider's snapshot backed by PlistKit's readers, apart so that
         // nothing else depends on swift-configuration.
         .target(
@@ -113,7 +122,7 @@ let package = Package(
         .testTarget(
             name: "PlistKitTests",
             dependencies: [
-                "PlistKit", "TestSupport", "plist-thread-probe",
+                "PlistKit", "PlistFoundation", "TestSupport", "plist-thread-probe",
                 systemPackage,
                 propertyBased,
             ],
@@ -125,7 +134,7 @@ let package = Package(
         .testTarget(
             name: "PlistStoreTests",
             dependencies: [
-                "PlistStore", "PlistKit", "TestSupport", "plist-store-probe", "plistconv",
+                "PlistStore", "PlistKit", "PlistFoundation", "TestSupport", "plist-store-probe", "plistconv",
             ],
             swiftSettings: settings),
         .testTarget(
@@ -149,7 +158,8 @@ let package = Package(
         .testTarget(
             name: "DocExampleTests",
             dependencies: [
-                "PlistCore", "PlistKit", "PlistStore", "PlistConfiguration", "TestSupport", orderedCollections,
+                "PlistCore", "PlistKit", "PlistStore", "PlistConfiguration", "PlistFoundation", "TestSupport",
+                orderedCollections,
                 .product(name: "Configuration", package: "swift-configuration"),
             ]
         ),

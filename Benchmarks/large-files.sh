@@ -1,7 +1,8 @@
 #!/bin/sh
 # Large-file measurements, whole process, against the in-memory path of the same build:
-#   - one value from a large binary file: `plistconv extract` and `type` on the file (lazy,
-#     memory-mapped) and `extract` on a pipe (read whole);
+#   - one value from a large binary file: `plistconv extract` of a field of the first, a middle
+#     and the last record (the top dictionary's keys are searched from its end) and `type` on the
+#     file (lazy, memory-mapped), and `extract` on a pipe (read whole);
 #   - checking it: `plistconv lint --quick` (the whole-file walk, nothing kept, mapped pages
 #     dropped as it goes) and `lint` (the tree);
 #   - binary to XML: `plistconv -f xml --stream`, the same without the flag (the automatic
@@ -25,13 +26,17 @@ input="$dir/records-$records-$blob.bplist"
 swift build -c release --product plistconv >/dev/null
 tool=.build/release/plistconv
 key="rec$((records / 2 + 7)).name"
+first="rec0.id"
+last="rec$((records - 1)).id"
 measure() {
     label=$1
     shift
     /usr/bin/time -f "$label: %e s (CPU user %U s, system %S s), peak RSS %M KB" "$@"
 }
 echo "input: $input ($(wc -c <"$input") bytes)"
-measure "extract $key, lazy" "$tool" extract "$key" raw "$input" >/dev/null
+for path in "$first" "$key" "$last"; do
+    measure "extract $path, lazy" "$tool" extract "$path" raw "$input" >/dev/null
+done
 measure "type ${key%.name}, lazy" "$tool" type "${key%.name}" "$input" >/dev/null
 measure "extract $key, read whole" sh -c "cat '$input' | '$tool' extract '$key' raw - >/dev/null"
 measure "lint --quick" "$tool" lint --quick "$input" >/dev/null

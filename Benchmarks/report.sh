@@ -3,7 +3,8 @@
 # (perf_table.py): generates the benchmark inputs, runs the short benchmark pass (this package
 # against Foundation in one run), and times whole-process conversions of the inputs with plistconv
 # and every other converter installed (the Swift toolchain's plutil, libplist's plistutil, Python's
-# plistlib), then appends the preferences-store comparison (store_ratios.sh, lost_updates.sh).
+# plistlib), then appends the preferences-store comparison (store_ratios.sh, lost_updates.sh), the
+# large-file measurements (large-files.sh) and the start-up comparison (startup.sh).
 # The in-process table against libplist and rust plist comes from the peer harness
 # (PEERS_DIR, default ../shared/peers beside this checkout: run.sh builds its runners, one of them
 # this checkout through PROJECT_DIR, makes its corpus and times each peer), with peak RSS measured
@@ -52,5 +53,9 @@ python3 report.py --peers "$work/peers/out" "$work/peers/build" "$work/peers/cor
     echo '```'
     ./large-files.sh 2>&1
     echo '```'
+    echo
+    echo "## Start-up: the tool on a small file and as git's textconv, same run"
+    echo
+    ./startup.sh
 } >>REPORT.md
 exit "$status"

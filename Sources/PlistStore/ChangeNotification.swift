@@ -1,14 +1,14 @@
-#if canImport(Foundation)
-import Foundation
-#endif
+package import Synchronization
 
 extension Preferences {
-    /// Posts `UserDefaults.didChangeNotification` with this store as its object, where
-    /// Foundation is present, as `UserDefaults` posts it after a change made in the process:
-    /// observer code written for `UserDefaults` works unchanged with a `Preferences` object.
+    /// What a change made through a store calls with that store. PlistFoundation sets it, when
+    /// it is linked, to post `UserDefaults.didChangeNotification`; PlistStore itself does not
+    /// import Foundation, so that a program that does not link PlistFoundation (plistconv) does
+    /// not load Foundation, its internationalization and ICU.
+    package static let changeNotificationPoster = Mutex<(@Sendable (Preferences) -> Void)?>(nil)
+
+    /// Posts the change notification, when PlistFoundation installed its poster.
     func postChangeNotification() {
-        #if canImport(Foundation)
-        NotificationCenter.default.post(name: UserDefaults.didChangeNotification, object: self)
-        #endif
+        Self.changeNotificationPoster.withLock { $0 }?(self)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import PlistFoundation
 import PlistKit
 import Testing
 

@@ -1,4 +1,5 @@
 import Foundation
+import PlistFoundation
 import PlistKit
 import PlistStore
 import Synchronization
@@ -8,7 +9,7 @@ import Testing
 /// 6 and 7): it works as it did, or does not compile. Before: the container casts compiled and
 /// gave nil, the task's loop missed the change made right after it was started, and
 /// `observe(forKey:_:)` did not compile; the notification never came.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(10)))
 struct UserDefaultsPortTests {
     @Test func containerGettersCastAsWithUserDefaults() throws {
         let root = try TemporaryRoot()

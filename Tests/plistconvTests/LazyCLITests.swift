@@ -60,13 +60,7 @@ import Testing
         defer { folder.remove() }
         // Written by the benchmarks' generator (Benchmarks/large-inputs.py), scaled down.
         let big = folder.path("big.plist")
-        let generator = try ChildProcess.run(
-            try #require(Oracles.python3).path,
-            [
-                Paths.repository.appendingPathComponent("Benchmarks/large-inputs.py").path, "binary", big,
-                "--records", "8000", "--blob", "6400", "--depth", "100",
-            ])
-        #expect(generator == 0)
+        #expect(try LargeInputs.write("binary", to: big, records: 8000, blob: 6400, depth: 100) == 0)
         let small = try folder.write(try Plist.dictionary(["rec1": ["name": "one"]]).binaryBytes(), to: "small.plist")
         let size = try #require(try FileManager.default.attributesOfItem(atPath: big)[.size] as? Int)
         #expect(size > 50_000_000)
@@ -90,6 +84,30 @@ import Testing
         #expect(try folder.read("streamed.xml") == (try folder.read("memory.xml")))
         #expect(streamed.peakBytes - baseline.peakBytes < size / 2, "streamed \(streamed), baseline \(baseline)")
         #expect(inMemory.peakBytes - baseline.peakBytes > 2 * size, "in memory \(inMemory), baseline \(baseline)")
+    }
+
+    /// `extract` of a key at the start, in the middle and at the end of a wide top-level
+    /// dictionary (the benchmarks' generator, scaled down), lazily, gives the value the
+    /// whole-file reader finds there (issue 47 item 4: the lazy lookup reads the keys it probes
+    /// with `pread` instead of through the mapping).
+    @Test(.needsPython3) func lazyExtractAgreesWithTheWholeReadWhereverTheKeySits() throws {
+        let folder = try TempFolder()
+        defer { folder.remove() }
+        let path = folder.path("wide.plist")
+        #expect(try LargeInputs.write("binary", to: path, records: 3000, blob: 100, depth: 3) == 0)
+        let whole = try Plist(bytes: try folder.read("wide.plist"))
+        #expect(whole.dictionary?.count == 3001)
+        for keyPath in ["rec0", "rec1", "rec1500", "rec1500.name", "rec2999", "rec2999.tags", "deep"] {
+            let extracted = try Tool.run(["extract", keyPath, "xml", path])
+            #expect(extracted.status == 0, "\(keyPath): \(extracted)")
+            let expected = try whole.value(at: PlistKeyPath(parsing: keyPath))
+            let same = (try? Plist(bytes: extracted.stdout)) == expected
+            #expect(same, "\(keyPath)")
+        }
+        let raw = try Tool.run(["extract", "rec0.id", "raw", path])
+        #expect(raw.stdoutText == "0\n", "\(raw)")
+        let missing = try Tool.run(["extract", "rec3000.id", "raw", path])
+        #expect(missing.status == 1 && missing.stderr.contains("rec3000"), "\(missing)")
     }
 
     @Test func streamingMatchesTheInMemoryConversion() throws {

@@ -60,13 +60,7 @@ import Testing
         defer { folder.remove() }
         // Written by the benchmarks' generator (Benchmarks/large-inputs.py), scaled down.
         let big = folder.path("big.xml")
-        let generator = try ChildProcess.run(
-            try #require(Oracles.python3).path,
-            [
-                Paths.repository.appendingPathComponent("Benchmarks/large-inputs.py").path, "xml", big,
-                "--records", "20000", "--blob", "900", "--depth", "100",
-            ])
-        #expect(generator == 0)
+        #expect(try LargeInputs.write("xml", to: big, records: 20000, blob: 900, depth: 100) == 0)
         let size = try #require(try FileManager.default.attributesOfItem(atPath: big)[.size] as? Int)
         #expect(size > 25_000_000)
         let small = try folder.write(try Plist.dictionary(["rec1": ["name": "one"]]).xmlBytes(), to: "small.xml")
@@ -96,13 +90,7 @@ import Testing
         let folder = try TempFolder()
         defer { folder.remove() }
         let generated = folder.path("generated.xml")
-        let generator = try ChildProcess.run(
-            try #require(Oracles.python3).path,
-            [
-                Paths.repository.appendingPathComponent("Benchmarks/large-inputs.py").path, "xml", generated,
-                "--records", "68000", "--depth", "10",
-            ])
-        #expect(generator == 0)
+        #expect(try LargeInputs.write("xml", to: generated, records: 68000, depth: 10) == 0)
         let document = try folder.read("generated.xml")
         try #require(document.count < threshold - 1 && document.count > threshold * 9 / 10)
         let padding = [UInt8](repeating: UInt8(ascii: "\n"), count: threshold - document.count)

@@ -29,6 +29,10 @@ public final class BinaryPlistFile: Sendable {
     let options: PlistReadOptions
     private let maxIndexedEntries: Int
     private let indexes = Mutex(DictionaryIndexes())
+    /// The last path located and the object it led to: a command asks for a value's type and
+    /// then for the value (`plistconv extract ... raw`), and a second search of a dictionary
+    /// without an index reads its keys again.
+    private let lastPlace = Mutex<(steps: [PlistPathStep], plutil: Bool, place: Place)?>(nil)
     /// Drops the pages of `bytes` that are in memory when many are, for bytes mapped from a file
     /// (which the system reads again when they are touched): opening, a long search of a
     /// dictionary's keys and a walk of the whole file (`check`, `writeXML`) call it as they go
@@ -193,6 +197,16 @@ public final class BinaryPlistFile: Sendable {
 
     /// The object at the end of `steps`. With `plutil`, a key in an array is read as an index.
     func locate(_ span: Span<UInt8>, _ steps: [PlistPathStep], plutil: Bool) throws(PlistError) -> Place {
+        if let last = lastPlace.withLock({ $0 }), last.plutil == plutil, Self.sameBytes(last.steps, steps) {
+            return last.place
+        }
+        let place = try search(span, steps, plutil: plutil)
+        lastPlace.withLock { $0 = (steps, plutil, place) }
+        return place
+    }
+
+    /// The object at the end of `steps`, found by reading the containers on the way.
+    private func search(_ span: Span<UInt8>, _ steps: [PlistPathStep], plutil: Bool) throws(PlistError) -> Place {
         let budget = ReadBudget(options)
         var ref = layout.topObject
         var offset = layout.offset(of: ref, in: span)
@@ -239,6 +253,19 @@ public final class BinaryPlistFile: Sendable {
         return Place(ref: ref, offset: offset, marker: span[offset])
     }
 
+    /// Whether two paths are the same steps, keys compared by their bytes (keys that `String`
+    /// calls equal are different keys in a file).
+    private static func sameBytes(_ a: [PlistPathStep], _ b: [PlistPathStep]) -> Bool {
+        a.count == b.count
+            && zip(a, b).allSatisfy { pair in
+                switch pair {
+                case (.key(let x), .key(let y)): x.utf8.elementsEqual(y.utf8)
+                case (.index(let x), .index(let y)): x == y
+                default: false
+                }
+            }
+    }
+
     /// The type name of the object at `place` (a scalar is read, and must read well).
     private func typeName(_ span: Span<UInt8>, _ place: Place) throws(PlistError) -> String {
         switch BinaryMarker.Kind(place.marker) {
@@ -267,10 +294,23 @@ public final class BinaryPlistFile: Sendable {
         var scratch: [UInt8] = []
         // A long search reads a page or more per key: they are dropped as it goes.
         var pages = PageRelease(file: self)
+        // A short ASCII key is an ASCII string object whose marker holds its length: a key
+        // whose marker says another length is passed over on its marker alone, and one whose
+        // marker matches costs a comparison of its bytes (the probe reads no more than that).
+        let query = text.span
+        let shortMarker: UInt8? = isASCII && query.count < 0x0F ? 0x50 | UInt8(query.count) : nil
         // From the end: the last of repeated keys is the one whose value counts.
         for index in stride(from: count - 1, through: 0, by: -1) {
             let keyRef = try layout.reference(span, at: start + index * referenceSize)
-            pages.didRead(at: layout.offset(of: keyRef, in: span), 16)
+            let keyOffset = layout.offset(of: keyRef, in: span)
+            pages.didRead(at: keyOffset, 16)
+            let marker = span[keyOffset]
+            if let shortMarker, BinaryMarker.Kind(marker) == .asciiString, marker & 0x0F != 0x0F {
+                guard marker == shortMarker else { continue }
+                let (length, bytesStart) = try layout.length(span, marker, at: keyOffset, unit: 1)
+                guard span.extracting(bytesStart..<bytesStart + length).hasSameBytes(as: query) else { continue }
+                return try layout.reference(span, at: start + (count + index) * referenceSize)
+            }
             let matches =
                 switch try layout.keyBytes(span, keyRef, scratch: &scratch) {
                 case .inFile(let range): span.extracting(range).hasSameBytes(as: text.span)

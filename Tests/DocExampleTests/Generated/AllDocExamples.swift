@@ -14,6 +14,7 @@ let allDocExamples: [DocExample] = [
     Dictionaries_1,
     Dictionaries_2,
     PlistCore_1,
+    PlistFoundation_1,
     GettingStarted_1,
     GettingStarted_2,
     KeyedArchives_1,

@@ -4,8 +4,9 @@
 #sourceLocation(file: "Sources/PlistKit/PlistKit.docc/GettingStarted.md", line: 28)
 import PlistKit
 #sourceLocation()
-#sourceLocation(file: "Sources/PlistKit/PlistKit.docc/GettingStarted.md", line: 119)
+#sourceLocation(file: "Sources/PlistKit/PlistKit.docc/GettingStarted.md", line: 120)
 import Foundation
+import PlistFoundation
 #sourceLocation()
 
 #sourceLocation(file: "Sources/PlistKit/PlistKit.docc/GettingStarted.md", line: 107)
@@ -49,7 +50,7 @@ let person: Plist = ["name": "Ada", "languages": ["en", "fr"], "year": 1843, "ac
 #sourceLocation(file: "Sources/PlistKit/PlistKit.docc/GettingStarted.md", line: 111)
 let settings = try PlistDecoder().decode(Settings.self, from: info)
 #sourceLocation()
-#sourceLocation(file: "Sources/PlistKit/PlistKit.docc/GettingStarted.md", line: 120)
+#sourceLocation(file: "Sources/PlistKit/PlistKit.docc/GettingStarted.md", line: 122)
 
 let xmlData = Data(try info.bytes(format: .xml))
 let object = try PropertyListSerialization.propertyList(from: xmlData, format: nil)

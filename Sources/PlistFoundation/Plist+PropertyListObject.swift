@@ -1,8 +1,11 @@
 import Foundation
 import PlistCore
+public import PlistKit
 
-// The bridge needs Foundation itself (NSNumber, NSArray, NSDictionary), not only
-// FoundationEssentials; PlistKit is the lowest module that may import it (PlistCore may not).
+// The way in needs Foundation itself (NSNumber, NSArray, NSDictionary), not only
+// FoundationEssentials: it lives here, so that PlistKit, PlistStore and plistconv do not link
+// Foundation. The way out, `propertyListObject`, needs only FoundationEssentials' types and
+// stays in PlistKit.
 #if canImport(Darwin)
 import CoreFoundation
 #endif
@@ -20,28 +23,6 @@ extension Plist {
     public init(propertyListObject object: Any) throws(PlistError) {
         var path: [String] = []
         self = try Self.bridge(object, &path)
-    }
-
-    /// The value as the Foundation object `PropertyListSerialization` writes and
-    /// `UserDefaults.object(forKey:)` gives: `String`, `Int` (`UInt64` past `Int.max`), `Double`,
-    /// `Bool`, `Date`, `Data`, `[Any]` and `[String: Any]`.
-    ///
-    /// Lossy in two places: two dictionary keys that differ in their bytes but that `String`
-    /// calls equal are one key of the Swift dictionary (the later entry wins), and a UID, which
-    /// Foundation has no public type for, is the dictionary `["CF$UID": number]`, as XML spells it.
-    public var propertyListObject: Any {
-        switch self {
-        case .string(let text): text
-        case .integer(let number): number.int.map { $0 as Any } ?? number.uint64.map { $0 as Any } ?? 0
-        case .real(let number): number
-        case .bool(let flag): flag
-        case .date(let date): date
-        case .data(let data): data
-        case .array(let elements): elements.map(\.propertyListObject)
-        case .dictionary(let entries):
-            Dictionary(entries.map { ($0.key, $0.value.propertyListObject) }, uniquingKeysWith: { _, later in later })
-        case .uid(let reference): ["CF$UID": reference]
-        }
     }
 
     private static func bridge(_ object: Any, _ path: inout [String]) throws(PlistError) -> Plist {
