@@ -30,7 +30,9 @@ struct Convert: ParsableCommand {
     @Option(name: OptionSpelling.format.names, help: "Output format: \(OutputFormat.helpList).")
     var format: OutputFormat?
 
-    @OptionGroup var output: OutputOption
+    @OptionGroup var outputOption: OutputOption
+    /// The output file given with -o, if any.
+    var output: String? { outputOption.output }
 
     @Option(name: OptionSpelling.extension.names, help: "Write each output beside its input, with this extension.")
     var `extension`: String?
@@ -97,7 +99,7 @@ struct Convert: ParsableCommand {
     /// The conversion these options ask for, or a usage error.
     func conversion() throws -> Conversion {
         var conversion = Conversion(files: files, format: format)
-        conversion.output = output.output
+        conversion.output = output
         conversion.extension = `extension`
         conversion.readable = json.readable
         conversion.jsonValues = jsonValues.values

@@ -12,48 +12,41 @@ import Foundation
 /// `-xml '<dict>...</dict>'`, `-json '{...}'`, `-array`, `-dictionary` (the last two empty).
 struct NewValue: ParsableArguments {
     @Option(
-        name: OptionSpelling.valueType("bool").names,
-        help: ArgumentHelp("A Boolean: YES, NO, true, false, 1 or 0.", valueName: "value"))
+        name: .valueType("bool"), help: ArgumentHelp("A Boolean: YES, NO, true, false, 1 or 0.", valueName: "value"))
     var bool: String?
 
-    @Option(
-        name: OptionSpelling.valueType("integer").names, parsing: .unconditional,
-        help: ArgumentHelp("An integer.", valueName: "value"))
+    @Option(name: .valueType("integer"), parsing: .unconditional, help: ArgumentHelp("An integer.", valueName: "value"))
     var integer: String?
 
     @Option(
-        name: OptionSpelling.valueType("float").names, parsing: .unconditional,
-        help: ArgumentHelp("A real number.", valueName: "value"))
+        name: .valueType("float"), parsing: .unconditional, help: ArgumentHelp("A real number.", valueName: "value"))
     var float: String?
 
-    @Option(
-        name: OptionSpelling.valueType("string").names, parsing: .unconditional,
-        help: ArgumentHelp("A string.", valueName: "value"))
+    @Option(name: .valueType("string"), parsing: .unconditional, help: ArgumentHelp("A string.", valueName: "value"))
     var string: String?
 
     @Option(
-        name: OptionSpelling.valueType("date").names,
-        help: ArgumentHelp("A date in ISO 8601 (2026-01-01T00:00:00Z).", valueName: "value"))
+        name: .valueType("date"), help: ArgumentHelp("A date in ISO 8601 (2026-01-01T00:00:00Z).", valueName: "value"))
     var date: String?
 
-    @Option(name: OptionSpelling.valueType("data").names, help: ArgumentHelp("Bytes in base64.", valueName: "value"))
+    @Option(name: .valueType("data"), help: ArgumentHelp("Bytes in base64.", valueName: "value"))
     var data: String?
 
     @Option(
-        name: OptionSpelling.valueType("xml").names, parsing: .unconditional,
+        name: .valueType("xml"), parsing: .unconditional,
         help: ArgumentHelp("A value written in XML.", valueName: "value")
     )
     var xml: String?
 
     @Option(
-        name: OptionSpelling.valueType("json").names, parsing: .unconditional,
+        name: .valueType("json"), parsing: .unconditional,
         help: ArgumentHelp("A value written in JSON.", valueName: "value"))
     var json: String?
 
-    @Flag(name: OptionSpelling.valueType("array").names, help: "An empty array.")
+    @Flag(name: .valueType("array"), help: "An empty array.")
     var array = false
 
-    @Flag(name: OptionSpelling.valueType("dictionary").names, help: "An empty dictionary.")
+    @Flag(name: .valueType("dictionary"), help: "An empty dictionary.")
     var dictionary = false
 
     func validate() throws {

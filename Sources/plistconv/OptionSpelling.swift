@@ -33,13 +33,10 @@ struct OptionSpelling: Sendable {
     var names: NameSpecification {
         var names: [NameSpecification.Element] = []
         if let short { names.append(.customShort(short)) }
-        if let long { names.append(.customLong(long)) }
         if let long, plutilDash { names.append(.customLong(long, withSingleDash: true)) }
+        if let long { names.append(.customLong(long)) }
         return NameSpecification(names)
     }
-
-    /// plutil's spelling of a value's type, `-NAME` and `--NAME` (`-integer 5`, `NewValue`).
-    static func valueType(_ name: String) -> Self { Self(short: nil, long: name, plutilDash: true) }
 
     /// Whether `word` is one of the spellings (`-f` or `--format`).
     func matches(_ word: String) -> Bool {
@@ -50,6 +47,11 @@ struct OptionSpelling: Sendable {
 
     /// The spelling used in messages and to count repeats: the long one if there is one.
     var name: String { long.map { "--\($0)" } ?? "-\(short!)" }
+}
+
+extension NameSpecification {
+    /// plutil's spelling of a value's type, `-NAME`, and `--NAME` (`-integer 5`: `NewValue`).
+    static func valueType(_ name: String) -> Self { OptionSpelling(short: nil, long: name, plutilDash: true).names }
 }
 
 /// `-o/--output FILE`, where a command writes its result.
