@@ -9,13 +9,6 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// `plistconv defaults`: macOS `defaults` over the PlistStore preferences store, through the
 /// same locks as running apps.
@@ -328,12 +321,7 @@ struct DefaultsCommand {
         }
         let path = arguments[0]
         do throws(PlistError) {
-            let bytes = try Plist.dictionary(entries).bytes(format: path == "-" ? .xml : .binary)
-            if path == "-" {
-                try PlistFile.write(bytes, toFileDescriptor: 1)
-            } else {
-                try PlistFile.write(bytes, to: path)
-            }
+            try Terminal.output(try Plist.dictionary(entries).bytes(format: path == "-" ? .xml : .binary), to: path)
         } catch {
             throw DefaultsFailure(message: "\(path): \(Terminal.describing(error))")
         }
