@@ -19,7 +19,13 @@ extension Plist {
     public static func read(bytes: Span<UInt8>, options: PlistReadOptions = .init()) throws(PlistError) -> (
         value: Plist, format: PlistFormat
     ) {
-        let format = try Self.format(of: bytes)
+        try read(bytes: bytes, format: try Self.format(of: bytes), options: options)
+    }
+
+    /// Reads `bytes` in `format`, judged already from their first bytes (`PlistFormat.detect`).
+    private static func read(bytes: Span<UInt8>, format: PlistFormat, options: PlistReadOptions) throws(PlistError)
+        -> (value: Plist, format: PlistFormat)
+    {
         switch format {
         case .binary: return (try Plist(binary: bytes, options: options), format)
         case .xml: return (try Plist(xml: bytes, options: options), format)
@@ -58,10 +64,9 @@ extension Plist {
     public static func read(contentsOf path: String, options: PlistReadOptions = .init()) throws(PlistError) -> (
         value: Plist, format: PlistFormat
     ) {
-        let input = try PlistInput(path: path)
-        // An empty `.strings` file is an empty table; other empty files are no property list.
-        if input.head.isEmpty, path.hasSuffix(".strings") { return (.dictionary(.init()), .strings) }
-        return try read(input, options: options)
+        let (value, format, _) = try read(
+            try PlistInput(path: path), limit: PlistInput.limit(for: options), options: { _ in options })
+        return (value, format)
     }
 
     /// Reads a property list from everything readable on the open file descriptor `fd` and
@@ -70,17 +75,31 @@ extension Plist {
     public static func read(fileDescriptor fd: Int32, options: PlistReadOptions = .init()) throws(PlistError) -> (
         value: Plist, format: PlistFormat
     ) {
-        try read(try PlistInput(fileDescriptor: fd, name: "-"), options: options)
+        let (value, format, _) = try read(
+            try PlistInput(fileDescriptor: fd, name: "-"), limit: PlistInput.limit(for: options),
+            options: { _ in options })
+        return (value, format)
     }
 
-    /// Reads the property list in `input`, whose format is judged from its first bytes before
-    /// the rest is read, and tells which format it was in.
+    /// Reads the property list in `input` whole, and tells which format it was in and the bytes
+    /// read: the one whole read of an input, for the functions above and for plistconv. The
+    /// format is the input's, judged once from its first bytes before the rest is read, so that
+    /// a stream of zeros is refused unread. An empty file named `*.strings` is an empty table
+    /// (other empty inputs are no property list).
+    /// - Parameters:
+    ///   - limit: The most bytes read into memory (`.inputTooLarge` past it, before allocating
+    ///     for a regular file).
+    ///   - options: The read options for the number of bytes read (plistconv lets content grow
+    ///     with the input).
     /// - Throws: as `read(contentsOf:options:)`.
-    package static func read(_ input: PlistInput, options: PlistReadOptions) throws(PlistError) -> (
-        value: Plist, format: PlistFormat
-    ) {
-        _ = try input.format()
-        return try read(bytes: try input.contents(limit: PlistInput.limit(for: options)).span, options: options)
+    package static func read(
+        _ input: PlistInput, limit: Int, options: (_ inputSize: Int) -> PlistReadOptions
+    ) throws(PlistError) -> (value: Plist, format: PlistFormat, bytes: Data) {
+        if input.head.isEmpty, input.path.hasSuffix(".strings") { return (.dictionary(.init()), .strings, Data()) }
+        let format = try input.format()
+        let bytes = try input.contents(limit: limit)
+        let (value, read) = try Self.read(bytes: bytes.span, format: format, options: options(bytes.count))
+        return (value, read, bytes)
     }
 
     /// Reads a property list in any supported format, detected from its first bytes.

@@ -24,6 +24,13 @@ extension Plist {
 }
 
 extension Plist {
+    /// The date that `text` spells as an XML `<date>` does (`2026-01-01T00:00:00Z`), read by
+    /// the XML readers' own parser with `Plist(xml:)`'s rules; nil when it spells none. The
+    /// one reader of dates typed as text (plistconv's `-date`, PlistBuddy's date values).
+    package static func date(xmlText text: String) -> Plist? {
+        (try? XMLScalars.date(Array(text.utf8).span, rules: PlistReadOptions().rules)).map(Plist.date)
+    }
+
     /// Where the value at `path`, or the deepest value on it, begins in an XML property list
     /// that reads: its line, and the column where its start tag ends.
     package static func position(of path: [PlistPathStep], inXML bytes: Span<UInt8>, options: PlistReadOptions)

@@ -17,7 +17,7 @@ import Darwin
 
 /// macOS's PlistBuddy: `plistconv buddy [-c CMD]... [-x] FILE`, or plistconv run under the name
 /// `PlistBuddy`. Its command line is PlistBuddy's (`-h` is its help, not ArgumentParser's), so
-/// `PlistConv.main` hands it the arguments before any parsing.
+/// its route in `PlistConv.routes` hands it the arguments as they were given.
 ///
 /// Decisions (docs/COMPATIBILITY.md, "PlistBuddy"): messages and exit statuses are PlistBuddy's
 /// as its manual and its well-known output show them; with `-c`, every command runs, failures
@@ -183,7 +183,7 @@ struct BuddySession {
 
     private mutating func clear(_ arguments: [String]) -> Outcome {
         let type = arguments.first ?? "dict"
-        guard let kind = BuddyType(type) else {
+        guard let kind = PlistType(buddyName: type) else {
             BuddyOutput.error("Unrecognized Type: \(type)")
             return .failed
         }
@@ -212,7 +212,8 @@ struct BuddySession {
         guard let old = try? value.value(at: path), !path.components.isEmpty else {
             return fail("Set: Entry, \"\(entry)\", Does Not Exist")
         }
-        guard let kind = BuddyType(of: old) else { return fail("Set: Cannot Perform Set On Containers") }
+        let kind = old.type
+        guard kind.isSettable else { return fail("Set: Cannot Perform Set On Containers") }
         let text = arguments.dropFirst().joined(separator: " ")
         guard let new = parse(text, as: kind) else { return .failed }
         return change { (plist: inout Plist) throws(PlistError) in try plist.replace(new, at: path) }
@@ -221,7 +222,7 @@ struct BuddySession {
     private mutating func add(_ arguments: [String]) -> Outcome {
         guard arguments.count >= 2 else { return fail("Add: Missing Arguments") }
         let entry = arguments[0]
-        guard let kind = BuddyType(arguments[1]) else { return fail("Unrecognized Type: \(arguments[1])") }
+        guard let kind = PlistType(buddyName: arguments[1]) else { return fail("Unrecognized Type: \(arguments[1])") }
         guard let new = parse(arguments.dropFirst(2).joined(separator: " "), as: kind, orEmpty: arguments.count == 2)
         else { return .failed }
         return put(new, at: entry, command: "Add")
@@ -266,7 +267,7 @@ struct BuddySession {
                 }
             }
             merged = .dictionary(entries)
-        case (.dictionary, _): return fail("Merge: Can't Add \(BuddyType(of: source)?.name ?? "array") Entries to dict")
+        case (.dictionary, _): return fail("Merge: Can't Add \(source.type.buddyName ?? "array") Entries to dict")
         default: return fail("Merge: Specified Entry Must Be a Container")
         }
         return change { (plist: inout Plist) throws(PlistError) in try plist.replace(merged, at: path) }
@@ -339,7 +340,7 @@ struct BuddySession {
 
     /// `text` as a value of `kind`; nil, with PlistBuddy's message, when it is not one. With
     /// `orEmpty` (Add without a value) an empty value of the kind.
-    private func parse(_ text: String, as kind: BuddyType, orEmpty: Bool = false) -> Plist? {
+    private func parse(_ text: String, as kind: PlistType, orEmpty: Bool = false) -> Plist? {
         if orEmpty { return kind.emptyValue }
         if let value = kind.value(text) { return value }
         BuddyOutput.error("Unrecognized \(kind.formatName) Format")

@@ -6,14 +6,6 @@ import FoundationEssentials
 import Foundation
 #endif
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// A PlistBuddy entry: key names and array indexes separated by colons, with or without the
 /// leading colon (`:CFBundleURLTypes:0:CFBundleURLSchemes`). An empty entry, or `:`, is the
 /// whole file; an empty last component names the end of an array (`Add :Items: string x`),
@@ -36,50 +28,26 @@ struct BuddyEntry {
     }
 }
 
-/// PlistBuddy's types: string, array, dict, bool, real, integer, date, data.
-enum BuddyType {
-    case string, array, dict, bool, real, integer, date, data
-
-    /// The type a command names (in any case), or nil.
-    init?(_ name: String) {
-        switch name.lowercased() {
-        case "string": self = .string
-        case "array": self = .array
-        case "dict": self = .dict
-        case "bool": self = .bool
-        case "real": self = .real
-        case "integer": self = .integer
-        case "date": self = .date
-        case "data": self = .data
-        default: return nil
-        }
+/// PlistBuddy's names for the types: string, array, dict, bool, real, integer, date, data.
+extension PlistType {
+    /// The type a command names (in any case), or nil (`uid` has no PlistBuddy name).
+    init?(buddyName name: String) {
+        guard let type = Self.allCases.first(where: { $0.buddyName == name.lowercased() }) else { return nil }
+        self = type
     }
 
-    /// The type of a value that `Set` can change; nil for containers (and UIDs).
-    init?(of value: Plist) {
-        switch value {
-        case .string: self = .string
-        case .bool: self = .bool
-        case .real: self = .real
-        case .integer: self = .integer
-        case .date: self = .date
-        case .data: self = .data
-        case .array, .dictionary, .uid: return nil
-        }
-    }
-
-    var name: String {
+    /// PlistBuddy's name: plutil's, but `dict` and `real`; nil for `uid`.
+    var buddyName: String? {
         switch self {
-        case .string: "string"
-        case .array: "array"
-        case .dict: "dict"
-        case .bool: "bool"
+        case .dictionary: "dict"
         case .real: "real"
-        case .integer: "integer"
-        case .date: "date"
-        case .data: "data"
+        case .uid: nil
+        default: rawValue
         }
     }
+
+    /// Whether `Set` can change a value of this type in place (not a container, nor a UID).
+    var isSettable: Bool { self != .array && self != .dictionary && self != .uid }
 
     /// The word in "Unrecognized ... Format".
     var formatName: String {
@@ -87,7 +55,7 @@ enum BuddyType {
         case .integer: "Integer"
         case .real: "Real"
         case .date: "Date"
-        default: name
+        default: buddyName ?? rawValue
         }
     }
 
@@ -96,12 +64,13 @@ enum BuddyType {
         switch self {
         case .string: ""
         case .array: []
-        case .dict: [:]
+        case .dictionary: [:]
         case .bool: false
         case .real: 0.0
         case .integer: 0
         case .date: .date(Date())
         case .data: .data(Data())
+        case .uid: .uid(0)
         }
     }
 
@@ -112,7 +81,7 @@ enum BuddyType {
         switch self {
         case .string: return .string(text)
         case .array: return []
-        case .dict: return [:]
+        case .dictionary: return [:]
         case .bool: return .bool(["true", "yes", "1"].contains(text.lowercased()))
         case .real: return Double(text).map(Plist.real)
         case .integer:
@@ -126,6 +95,7 @@ enum BuddyType {
             return .integer(PlistInteger(magnitude == UInt64(Int64.max) + 1 ? Int64.min : -Int64(magnitude)))
         case .date: return BuddyDate.parse(text).map(Plist.date)
         case .data: return .data(Data(text.utf8))
+        case .uid: return nil
         }
     }
 }
@@ -142,12 +112,7 @@ enum BuddyDate {
         guard let whole = Int64(exactly: date.timeIntervalSince1970.rounded(.down)), abs(whole) < 1 << 62 else {
             return "\(date.timeIntervalSinceReferenceDate)"
         }
-        var seconds = time_t(whole)
-        var parts = tm()
-        guard localtime_r(&seconds, &parts) != nil else { return date.description }
-        var buffer = [CChar](repeating: 0, count: 128)
-        let count = strftime(&buffer, buffer.count, "%a %b %d %H:%M:%S %Z %Y", &parts)
-        return String(decoding: buffer.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return Platform.localTime(whole, "%a %b %d %H:%M:%S %Z %Y") ?? date.description
     }
 
     /// A date written as PlistBuddy prints it (`Mon Jan 13 12:00:00 UTC 2025`, the zone
@@ -155,20 +120,17 @@ enum BuddyDate {
     /// (`01/13/25`), or in ISO 8601 (`2025-01-13T12:00:00Z`). The time is local unless the zone
     /// is `UTC` or `GMT` (other zone names are read as local time, as PlistBuddy reads them).
     static func parse(_ text: String) -> Date? {
-        if !text.contains("<"), !text.contains("&"), let iso = try? Plist(xml: Array("<date>\(text)</date>".utf8)),
-            case .date(let date) = iso
-        {
-            return date
-        }
+        if case .date(let date)? = Plist.date(xmlText: text) { return date }
         let words = text.split(separator: " ").map(String.init)
-        var parts = tm()
+        var parts = Platform.CalendarFields()
         var utc = false
         if words.count == 1 {
             let numbers = words[0].split(separator: "/").compactMap { Int32($0) }
             guard numbers.count == 3, (1...12).contains(numbers[0]), (1...31).contains(numbers[1]) else { return nil }
-            parts.tm_mon = numbers[0] - 1
-            parts.tm_mday = numbers[1]
-            parts.tm_year = numbers[2] < 69 ? numbers[2] + 100 : numbers[2] < 100 ? numbers[2] : numbers[2] - 1900
+            parts.month = numbers[0] - 1
+            parts.day = numbers[1]
+            parts.yearsSince1900 =
+                numbers[2] < 69 ? numbers[2] + 100 : numbers[2] < 100 ? numbers[2] : numbers[2] - 1900
         } else {
             guard words.count == 5 || words.count == 6, weekdays.contains(words[0]),
                 let month = months.firstIndex(of: words[1]), let day = Int32(words[2]), (1...31).contains(day)
@@ -183,12 +145,10 @@ enum BuddyDate {
                 utc = zone == "UTC" || zone == "GMT"
             }
             guard let year = Int32(rest[0]), year > Int32.min + 1900 else { return nil }
-            (parts.tm_mon, parts.tm_mday, parts.tm_year) = (Int32(month), day, year - 1900)
-            (parts.tm_hour, parts.tm_min, parts.tm_sec) = (clock[0], clock[1], clock[2])
+            (parts.month, parts.day, parts.yearsSince1900) = (Int32(month), day, year - 1900)
+            (parts.hour, parts.minute, parts.second) = (clock[0], clock[1], clock[2])
         }
-        parts.tm_isdst = -1
-        let seconds = utc ? timegm(&parts) : mktime(&parts)
-        return Date(timeIntervalSince1970: Double(seconds))
+        return Date(timeIntervalSince1970: Double(Platform.seconds(of: parts, utc: utc)))
     }
 }
 
@@ -263,11 +223,7 @@ enum BuddyText {
     }
 
     /// C's `%f`.
-    private static func sixDecimals(_ real: Double) -> String {
-        var buffer = [CChar](repeating: 0, count: 400)  // %f of the largest double takes 316
-        _ = withVaList([real]) { vsnprintf(&buffer, buffer.count, "%f", $0) }
-        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    }
+    private static func sixDecimals(_ real: Double) -> String { Platform.formatted(real, "%f") }
 
     static let usage = """
         Usage: PlistBuddy [-cxh] <file.plist>

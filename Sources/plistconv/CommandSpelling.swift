@@ -1,6 +1,7 @@
 import ArgumentParser
 
-/// Turns plutil's and libplist's spellings of a command line into plistconv's own.
+/// Turns plutil's and libplist's spellings of a command line into plistconv's own (for the
+/// routes that read it so: `PlistConv.routes`).
 enum CommandSpelling {
     /// plutil's single-dash commands and the verbs they become (`-convert FMT` also moves FMT
     /// behind `-f`).
@@ -17,8 +18,6 @@ enum CommandSpelling {
     /// `arguments` (without the program name) in plistconv's spelling.
     static func normalized(_ arguments: [String]) -> [String] {
         guard let first = arguments.first else { return arguments }
-        // macOS defaults' own spellings (-int, -array ...) pass through as they are.
-        if first == "defaults" { return arguments }
         var rest = Array(arguments.dropFirst())
         if first == "-convert", let format = rest.first {
             rest.removeFirst()

@@ -2,14 +2,6 @@ import Dispatch
 import PlistKit
 import Synchronization
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// What `plistconv convert` does, once its command line is parsed: by ArgumentParser (`Convert`),
 /// or by `QuickCommandLine` for the common spellings.
 struct Conversion: Equatable {
@@ -89,7 +81,7 @@ struct Conversion: Equatable {
     /// `PLISTCONV_STREAMING_THRESHOLD`, which only this tool reads (for tests of the automatic
     /// switch on small files; the switch never changes a result, only the memory it takes).
     static let streamingThreshold: Int = {
-        guard let text = getenv("PLISTCONV_STREAMING_THRESHOLD"), let bytes = Int(String(cString: text)), bytes >= 0
+        guard let text = Platform.environment("PLISTCONV_STREAMING_THRESHOLD"), let bytes = Int(text), bytes >= 0
         else { return 64 << 20 }
         return bytes
     }()

@@ -30,14 +30,14 @@ struct Convert: ParsableCommand {
     @Option(name: OptionSpelling.format.names, help: "Output format: \(OutputFormat.helpList).")
     var format: OutputFormat?
 
-    @Option(name: OptionSpelling.output.names, help: "Output file (- for standard output); one input only.")
-    var output: String?
+    @OptionGroup var outputOption: OutputOption
+    /// The output file given with -o, if any.
+    var output: String? { outputOption.output }
 
     @Option(name: OptionSpelling.extension.names, help: "Write each output beside its input, with this extension.")
     var `extension`: String?
 
-    @Flag(name: OptionSpelling.readable.names, help: "JSON: indented, with sorted keys.")
-    var readable = false
+    @OptionGroup var json: ReadableOption
 
     @Option(
         help:
@@ -51,7 +51,7 @@ struct Convert: ParsableCommand {
     var stringify = false
 
     @Flag(
-        name: [.customLong("header"), .customLong("header", withSingleDash: true)],
+        name: OptionSpelling.header.names,
         help: "objc: also write a header beside each output (OUT with the extension .h).")
     var header = false
 
@@ -101,7 +101,7 @@ struct Convert: ParsableCommand {
         var conversion = Conversion(files: files, format: format)
         conversion.output = output
         conversion.extension = `extension`
-        conversion.readable = readable
+        conversion.readable = json.readable
         conversion.jsonValues = jsonValues.values
         conversion.stringify = stringify
         conversion.header = header

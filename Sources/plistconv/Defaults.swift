@@ -9,13 +9,6 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// `plistconv defaults`: macOS `defaults` over the PlistStore preferences store, through the
 /// same locks as running apps.
@@ -45,27 +38,27 @@ struct Defaults: ParsableCommand {
             """
     )
 
-    @Option(help: ArgumentHelp("The container whose Library/Preferences holds the domains.", valueName: "dir"))
-    var container: String?
-
-    @Argument(parsing: .captureForPassthrough, help: "The verb and its arguments.")
+    /// Declared for the help only: `PlistConv.routes` hands `defaults`' command line to
+    /// `run(_:)`, its own parser (`--container DIR` included), before ArgumentParser sees it.
+    @Argument(
+        parsing: .captureForPassthrough,
+        help: """
+            The verb and its arguments, and --container DIR anywhere: the container whose \
+            Library/Preferences holds the domains.
+            """)
     var words: [String] = []
 
     func run() throws {
-        try Self.run(words, container: container)
+        try Self.run(words)
     }
 
-    /// Runs the command line `words` (after `defaults`). `PlistConv.main` calls it directly:
-    /// ArgumentParser takes time quadratic in the number of words it passes through, and
-    /// `write KEY -array V...` may have tens of thousands.
-    static func run(_ words: [String], container: String? = nil) throws {
-        // A write past a file-size limit fails with an error instead of killing the process.
-        signal(SIGXFSZ, SIG_IGN)
+    /// Runs the command line `words` (after `defaults`), parsed here in time linear in their
+    /// number: ArgumentParser takes time quadratic in the number of words it passes through,
+    /// and `write KEY -array V...` may have tens of thousands.
+    static func run(_ words: [String]) throws {
         var words = words
-        var root = container
-        if let given = try Self.takeContainer(&words) { root = given }
-        root =
-            root
+        let root =
+            try Self.takeContainer(&words)
             ?? ProcessInfo.processInfo.environment[AppContainer.rootEnvironmentVariable].flatMap {
                 $0.hasPrefix("/") ? $0 : nil
             }
@@ -328,12 +321,7 @@ struct DefaultsCommand {
         }
         let path = arguments[0]
         do throws(PlistError) {
-            let bytes = try Plist.dictionary(entries).bytes(format: path == "-" ? .xml : .binary)
-            if path == "-" {
-                try PlistFile.write(bytes, toFileDescriptor: 1)
-            } else {
-                try PlistFile.write(bytes, to: path)
-            }
+            try Terminal.output(try Plist.dictionary(entries).bytes(format: path == "-" ? .xml : .binary), to: path)
         } catch {
             throw DefaultsFailure(message: "\(path): \(Terminal.describing(error))")
         }

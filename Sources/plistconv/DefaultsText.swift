@@ -5,13 +5,6 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// What `defaults read` prints, in macOS's style (the description Foundation gives property
 /// lists on Apple platforms), and the dates `-date` reads.
@@ -94,11 +87,7 @@ enum DefaultsText {
     }
 
     /// `%.16g`, as NSNumber describes a double.
-    private static func real(_ value: Double) -> String {
-        var buffer = [CChar](repeating: 0, count: 48)
-        _ = unsafe withVaList([value]) { unsafe vsnprintf(&buffer, buffer.count, "%.16g", $0) }
-        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    }
+    private static func real(_ value: Double) -> String { Platform.formatted(value, "%.16g") }
 
     private static func dataText(_ data: Data) -> String {
         let bytes = [UInt8](data)

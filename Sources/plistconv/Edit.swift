@@ -13,20 +13,19 @@ struct Insert: ParsableCommand {
             """
     )
 
-    @Argument(help: "Key path: keys separated by dots (\\. is a dot in a key), array indexes from 0.")
-    var keyPath: String
+    @OptionGroup var keyPath: KeyPathArgument
 
     @OptionGroup var value: NewValue
 
     @Flag(
-        name: [.customLong("append", withSingleDash: true), .customLong("append")],
+        name: OptionSpelling.append.names,
         help: "Append to the array at the key path.")
     var append = false
 
     @OptionGroup var files: EditedFiles
 
     func run() throws {
-        let path = PlistKeyPath(parsing: keyPath)
+        let path = keyPath.path
         try files.edit { (plist: inout Plist) throws(PlistError) in
             let new = try value.plist()
             if append { try plist.append(new, toArrayAt: path) } else { try plist.insert(new, at: path) }
@@ -45,15 +44,14 @@ struct Replace: ParsableCommand {
             """
     )
 
-    @Argument(help: "Key path: keys separated by dots (\\. is a dot in a key), array indexes from 0.")
-    var keyPath: String
+    @OptionGroup var keyPath: KeyPathArgument
 
     @OptionGroup var value: NewValue
 
     @OptionGroup var files: EditedFiles
 
     func run() throws {
-        let path = PlistKeyPath(parsing: keyPath)
+        let path = keyPath.path
         try files.edit { (plist: inout Plist) throws(PlistError) in try plist.replace(try value.plist(), at: path) }
     }
 }
@@ -63,13 +61,12 @@ struct Remove: ParsableCommand {
     static let configuration = CommandConfiguration.plistconvCommand(
         "remove", abstract: "Remove the value at a key path (plutil -remove).")
 
-    @Argument(help: "Key path: keys separated by dots (\\. is a dot in a key), array indexes from 0.")
-    var keyPath: String
+    @OptionGroup var keyPath: KeyPathArgument
 
     @OptionGroup var files: EditedFiles
 
     func run() throws {
-        let path = PlistKeyPath(parsing: keyPath)
+        let path = keyPath.path
         try files.edit { (plist: inout Plist) throws(PlistError) in try plist.remove(at: path) }
     }
 }
@@ -108,18 +105,16 @@ struct Create: ParsableCommand {
 
 /// The files an edit reads and writes back, each in its own format.
 struct EditedFiles: ParsableArguments {
-    @Option(
-        name: [.short, .customLong("output")], help: "Write the result here (- for standard output); one input only.")
-    var output: String?
+    @OptionGroup var output: OutputOption
 
-    @Flag(name: .short, help: "Accepted for plutil compatibility; edits print nothing anyway.")
+    @Flag(name: OptionSpelling.silent.names, help: "Accepted for plutil compatibility; edits print nothing anyway.")
     var silent = false
 
     @Argument(help: "Files to edit in place (- for standard input, written to standard output).")
     var files: [String]
 
     func validate() throws {
-        if output != nil, files.count > 1 { throw ValidationError("-o needs exactly one input file") }
+        if output.output != nil, files.count > 1 { throw ValidationError("-o needs exactly one input file") }
         if files.filter({ $0 == "-" }).count > 1 { throw ValidationError("standard input can be read only once") }
     }
 
@@ -128,7 +123,7 @@ struct EditedFiles: ParsableArguments {
     func edit(_ change: (inout Plist) throws(PlistError) -> Void) throws {
         var failed = false
         for file in files {
-            let destination = output ?? file
+            let destination = output.output ?? file
             var document: Document
             do throws(PlistError) {
                 document = try Terminal.read(file)

@@ -14,8 +14,7 @@ struct Extract: ParsableCommand {
             """
     )
 
-    @Argument(help: "Key path: keys separated by dots (\\. is a dot in a key), array indexes from 0.")
-    var keyPath: String
+    @OptionGroup var keyPath: KeyPathArgument
 
     @Argument(help: "raw, or an output format: \(OutputFormat.helpList).")
     var format: ExtractFormat
@@ -23,35 +22,33 @@ struct Extract: ParsableCommand {
     @Argument(help: "The property-list file (- for standard input).")
     var file: String
 
-    @Option(name: [.short, .customLong("output")], help: "Output file (default: standard output).")
-    var output = "-"
+    @OptionGroup var output: OutputOption
 
     @Flag(name: .short, help: "raw: no newline after the value.")
     var noNewline = false
 
-    @Option(help: "Fail unless the value has this type (\(PlistType.helpList)).")
-    var expect: PlistType?
+    @OptionGroup var expected: ExpectOption
 
-    @Flag(name: [.short, .customLong("readable")], help: "JSON: indented, with sorted keys.")
-    var readable = false
+    @OptionGroup var json: ReadableOption
 
     func run() throws {
         // A binary file is read lazily: only the value at the key path.
         let extracted = try Terminal.reporting(file, isOutput: false) { () throws(PlistError) -> Extracted in
             let source = try KeyPathSource.open(file)
-            let path = PlistKeyPath(parsing: keyPath)
-            try expect?.check(try source.type(at: path), at: keyPath)
+            let path = keyPath.path
+            try expected.expect?.check(try source.type(at: path), at: keyPath.keyPath)
             switch format {
             case .raw: return .text(try source.rawText(at: path))
             case .plist: return .value(try source.value(at: path))
             }
         }
+        let output = output.output ?? "-"
         try Terminal.reporting(output, isOutput: true) { () throws(PlistError) in
             let bytes: [UInt8]
             switch (extracted, format) {
             case (.text(let text), _): bytes = Array((text + (noNewline ? "" : "\n")).utf8)
             case (.value(let value), .plist(let format)):
-                bytes = try format.encode(value, file: file, readable: readable)
+                bytes = try format.encode(value, file: file, readable: json.readable)
             case (.value(let value), .raw): bytes = Array((Scalar.text(of: value) + (noNewline ? "" : "\n")).utf8)
             }
             try Terminal.output(bytes, to: output)
@@ -73,20 +70,18 @@ struct TypeOf: ParsableCommand {
         discussion: "Types: \(PlistType.helpList)."
     )
 
-    @Argument(help: "Key path: keys separated by dots (\\. is a dot in a key), array indexes from 0.")
-    var keyPath: String
+    @OptionGroup var keyPath: KeyPathArgument
 
     @Argument(help: "The property-list file (- for standard input).")
     var file: String
 
-    @Option(help: "Fail unless the value has this type.")
-    var expect: PlistType?
+    @OptionGroup var expected: ExpectOption
 
     func run() throws {
         // A binary file is read lazily: a container's contents are not read.
         let typeName = try Terminal.reporting(file, isOutput: false) { () throws(PlistError) in
-            let type = try KeyPathSource.open(file).type(at: PlistKeyPath(parsing: keyPath))
-            try expect?.check(type, at: keyPath)
+            let type = try KeyPathSource.open(file).type(at: keyPath.path)
+            try expected.expect?.check(type, at: keyPath.keyPath)
             return type.rawValue
         }
         try Terminal.reporting("-", isOutput: true) { () throws(PlistError) in

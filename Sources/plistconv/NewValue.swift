@@ -11,38 +11,42 @@ import Foundation
 /// `-integer 5`, `-float 1.5`, `-string text`, `-date 2026-01-01T00:00:00Z`, `-data BASE64`,
 /// `-xml '<dict>...</dict>'`, `-json '{...}'`, `-array`, `-dictionary` (the last two empty).
 struct NewValue: ParsableArguments {
-    @Option(name: spelled("bool"), help: ArgumentHelp("A Boolean: YES, NO, true, false, 1 or 0.", valueName: "value"))
+    @Option(
+        name: .valueType("bool"), help: ArgumentHelp("A Boolean: YES, NO, true, false, 1 or 0.", valueName: "value"))
     var bool: String?
 
-    @Option(name: spelled("integer"), parsing: .unconditional, help: ArgumentHelp("An integer.", valueName: "value"))
+    @Option(name: .valueType("integer"), parsing: .unconditional, help: ArgumentHelp("An integer.", valueName: "value"))
     var integer: String?
 
-    @Option(name: spelled("float"), parsing: .unconditional, help: ArgumentHelp("A real number.", valueName: "value"))
+    @Option(
+        name: .valueType("float"), parsing: .unconditional, help: ArgumentHelp("A real number.", valueName: "value"))
     var float: String?
 
-    @Option(name: spelled("string"), parsing: .unconditional, help: ArgumentHelp("A string.", valueName: "value"))
+    @Option(name: .valueType("string"), parsing: .unconditional, help: ArgumentHelp("A string.", valueName: "value"))
     var string: String?
 
-    @Option(name: spelled("date"), help: ArgumentHelp("A date in ISO 8601 (2026-01-01T00:00:00Z).", valueName: "value"))
+    @Option(
+        name: .valueType("date"), help: ArgumentHelp("A date in ISO 8601 (2026-01-01T00:00:00Z).", valueName: "value"))
     var date: String?
 
-    @Option(name: spelled("data"), help: ArgumentHelp("Bytes in base64.", valueName: "value"))
+    @Option(name: .valueType("data"), help: ArgumentHelp("Bytes in base64.", valueName: "value"))
     var data: String?
 
     @Option(
-        name: spelled("xml"), parsing: .unconditional, help: ArgumentHelp("A value written in XML.", valueName: "value")
+        name: .valueType("xml"), parsing: .unconditional,
+        help: ArgumentHelp("A value written in XML.", valueName: "value")
     )
     var xml: String?
 
     @Option(
-        name: spelled("json"), parsing: .unconditional,
+        name: .valueType("json"), parsing: .unconditional,
         help: ArgumentHelp("A value written in JSON.", valueName: "value"))
     var json: String?
 
-    @Flag(name: spelled("array"), help: "An empty array.")
+    @Flag(name: .valueType("array"), help: "An empty array.")
     var array = false
 
-    @Flag(name: spelled("dictionary"), help: "An empty dictionary.")
+    @Flag(name: .valueType("dictionary"), help: "An empty dictionary.")
     var dictionary = false
 
     func validate() throws {
@@ -78,11 +82,7 @@ struct NewValue: ParsableArguments {
         if let string { return .string(string) }
         if let date {
             // The XML reader's date parser is the one plutil's -date follows.
-            guard !date.contains("<"), !date.contains("&"),
-                let value = try? Plist(xml: Array("<date>\(date)</date>".utf8))
-            else {
-                throw invalid("date", date)
-            }
+            guard let value = Plist.date(xmlText: date) else { throw invalid("date", date) }
             return value
         }
         if let data {
@@ -97,9 +97,4 @@ struct NewValue: ParsableArguments {
     private func invalid(_ type: String, _ text: String) -> PlistError {
         PlistError(.invalidValue(element: type, text: text), at: 0)
     }
-}
-
-/// `-name` (plutil's spelling) and `--name`.
-private func spelled(_ name: String) -> NameSpecification {
-    [.customLong(name, withSingleDash: true), .customLong(name)]
 }

@@ -1,13 +1,5 @@
 import ArgumentParser
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// The `plistconv` command: converts, checks, prints and edits property lists.
 @main
 struct PlistConv: ParsableCommand {
@@ -48,10 +40,7 @@ struct PlistConv: ParsableCommand {
     )
 
     static func main() {
-        // Past the file-size limit (`ulimit -f`), a write then fails with EFBIG, which is
-        // reported with the file's name, instead of killing the process with no message and
-        // the temporary file left behind. (The command's choice: PlistKit changes no signal.)
-        signal(SIGXFSZ, SIG_IGN)
+        Platform.reportFileSizeLimitAsError()
         // The read limits are the whole command line's (`ReadLimits.current` reads them again).
         let given: [String]
         do throws(ReadLimits.UsageError) {
@@ -60,24 +49,51 @@ struct PlistConv: ParsableCommand {
             Terminal.writeError("plistconv: \(error.message)\n")
             exit(withError: ExitCode.validationFailure)
         }
-        // PlistBuddy has a command line of its own (its -h is its help).
-        if CommandLine.arguments.first?.split(separator: "/").last == "PlistBuddy" { Buddy.main(given) }
-        if given.first == "buddy" { Buddy.main(Array(given.dropFirst())) }
-        if given.first == Defaults.configuration.commandName {
-            do { try Defaults.run(Array(given.dropFirst())) } catch { Defaults.exit(withError: error) }
-            Defaults.exit()
+        let program = CommandLine.arguments.first?.split(separator: "/").last.map(String.init) ?? ""
+        lazy var spelled = CommandSpelling.normalized(given)
+        for route in routes {
+            if let run = route.take(program, route.spelling == .given ? given : spelled) { run() }
         }
-        let arguments = CommandSpelling.normalized(given)
-        if arguments.first == Diff.configuration.commandName {
-            runExitingAsDiff(Diff.self, Array(arguments.dropFirst()))
-        }
-        if arguments.first == Merge.configuration.commandName {
-            runExitingAsDiff(Merge.self, Array(arguments.dropFirst()))
-        }
-        QuickCommandLine.parse(arguments)?.runAndExit()
-        guard var command = parseNamedCommand(arguments) else { return main(arguments) }
-        do { try command.run() } catch { exit(withError: error) }
     }
+
+    /// Every way into plistconv's command line, in the order they are tried: the first route
+    /// that takes the command line (without the read limits: `ReadLimits`) runs it and exits.
+    /// The tools with a command line of their own take it as it was given; the rest take it in
+    /// plistconv's spelling, to which `CommandSpelling` rewrites plutil's and libplist's.
+    static let routes: [Route] = [
+        // PlistBuddy's command line (its -h is its help), under its name or after `buddy`.
+        Route(program: "PlistBuddy") { Buddy.main($0) },
+        Route(word: "buddy", spelling: .given) { Buddy.main($0) },
+        // defaults' own parser: ArgumentParser's pass-through takes time quadratic in the
+        // number of words, and `write KEY -array V...` may have tens of thousands.
+        Route(word: Defaults.configuration.commandName!, spelling: .given) { words in
+            do { try Defaults.run(words) } catch { Defaults.exit(withError: error) }
+            Defaults.exit()
+        },
+        // diff and merge exit as diff and git's merge drivers do.
+        Route(word: Diff.configuration.commandName!, spelling: .plistconv) { runExitingAsDiff(Diff.self, $0) },
+        Route(word: Merge.configuration.commandName!, spelling: .plistconv) { runExitingAsDiff(Merge.self, $0) },
+        // The common convert and lint lines, without ArgumentParser's reflection.
+        Route { words in QuickCommandLine.parse(words).map { command in { command.runAndExit() } } },
+        // Any other command, parsed by its own command alone (start-up is most of a small
+        // file's conversion).
+        Route { words in
+            parseNamedCommand(words).map { parsed in
+                {
+                    var command = parsed
+                    do { try command.run() } catch { exit(withError: error) }
+                    exit()
+                }
+            }
+        },
+        // Help, usage errors and the rest: ArgumentParser's whole command tree.
+        Route { words in
+            {
+                main(words)
+                exit()
+            }
+        },
+    ]
 
     /// Runs `command` (diff or merge) on `arguments` with diff's exit statuses: a usage error is
     /// 2, as any other error of theirs, not ArgumentParser's 64 (git and scripts read 2 as
@@ -125,5 +141,39 @@ extension CommandConfiguration {
         CommandConfiguration(
             commandName: name, _superCommandName: PlistConv.name, abstract: abstract, usage: usage,
             discussion: discussion)
+    }
+}
+
+/// One way into the command line: which command lines it takes, and what runs them.
+struct Route: Sendable {
+    /// How a route reads the command line.
+    enum Spelling {
+        /// As it was given: PlistBuddy's and `defaults`' command lines are their own.
+        case given
+        /// In plistconv's spelling (`CommandSpelling.normalized`).
+        case plistconv
+    }
+
+    let spelling: Spelling
+    /// What runs the command line and exits, given the name the tool runs under and the words,
+    /// if this route takes them.
+    let take: @Sendable (_ program: String, _ words: [String]) -> (() -> Never)?
+
+    /// The command line of the tool run under the name `program`.
+    init(program: String, run: @escaping @Sendable (_ words: [String]) -> Never) {
+        spelling = .given
+        take = { name, words in name == program ? { run(words) } : nil }
+    }
+
+    /// The command lines whose first word is `word`; `run` takes the words after it.
+    init(word: String, spelling: Spelling, run: @escaping @Sendable (_ words: [String]) -> Never) {
+        self.spelling = spelling
+        take = { _, words in words.first == word ? { run(Array(words.dropFirst())) } : nil }
+    }
+
+    /// The command lines in plistconv's spelling that `parse` takes.
+    init(parse: @escaping @Sendable (_ words: [String]) -> (() -> Never)?) {
+        spelling = .plistconv
+        take = { _, words in parse(words) }
     }
 }

@@ -37,22 +37,16 @@ enum Terminal {
         try read(try PlistInput.opening(path))
     }
 
-    /// Reads the property list in `input` whole, after judging its format from its first bytes
-    /// (so that a stream of zeros is refused without reading it), within the limits of a whole
-    /// read (`ReadLimits.inMemory(forInputOf:)`): an input larger than they allow is refused
-    /// from its size, before anything is allocated. An empty file named `*.strings` is an
-    /// empty table.
+    /// Reads the property list in `input` whole (`Plist.read(_:limit:options:)`, the library's
+    /// one whole read) within the limits of the command line (`ReadLimits.inMemory(forInputOf:)`):
+    /// an input larger than they allow is refused from its size, before anything is allocated.
     static func read(_ input: PlistInput) throws(PlistError) -> Document {
-        if input.head.isEmpty, input.path != "-", input.path.hasSuffix(".strings") {
-            return Document(value: .dictionary(.init()), format: .strings)
-        }
-        _ = try input.format()
-        let bytes = try input.contents(limit: ReadLimits.current.inMemoryInputLimit)
-        let (value, format) = try Plist.read(
-            bytes: bytes.span, options: ReadLimits.current.inMemory(forInputOf: bytes.count))
+        let limits = ReadLimits.current
+        let (value, format, bytes) = try Plist.read(
+            input, limit: limits.inMemoryInputLimit, options: limits.inMemory(forInputOf:))
         return Document(
             value: value, format: format, inputSize: bytes.count,
-            text: format == .openStep || format == .strings ? [UInt8](bytes) : nil)
+            text: (format == .openStep || format == .strings) && !bytes.isEmpty ? [UInt8](bytes) : nil)
     }
 
     /// The read limits of a path that holds no values (streaming, lazy, checking) for `input`

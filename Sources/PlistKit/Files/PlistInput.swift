@@ -37,6 +37,8 @@ package final class PlistInput {
     private let ownsDescriptor: Bool
     /// Whether the input ended within `head`.
     private let endedInHead: Bool
+    /// `format()`'s verdict on `head`.
+    private let judgedFormat: Result<PlistFormat, PlistError>
 
     /// Opens the file at `path` and reads its first bytes.
     /// - Throws: `PlistError` with `.io` when it cannot be opened or read, or is a folder or a
@@ -63,6 +65,7 @@ package final class PlistInput {
                 do throws(Errno) { try FileIO.setBlocking(fd, true) } catch { throw PlistError(error) }
             }
             (head, endedInHead) = try Self.readHead(fd, isDevice: isDevice)
+            judgedFormat = Self.judge(head)
         } catch {
             try? FileIO.close(fd)
             throw error
@@ -85,6 +88,7 @@ package final class PlistInput {
         let (kind, isDevice, _) = try Self.kind(of: self.fd)
         self.kind = kind != .stream && (try? FileIO.offset(of: self.fd)) != 0 ? .stream : kind
         (head, endedInHead) = try Self.readHead(self.fd, isDevice: isDevice)
+        judgedFormat = Self.judge(head)
     }
 
     /// Opens `path`, or standard input for `-` (plistconv's spelling).
@@ -124,12 +128,14 @@ package final class PlistInput {
         return (head, ended)
     }
 
-    /// The format its first bytes say (`PlistFormat.detect`).
+    /// The format its first bytes say (`PlistFormat.detect`), judged once, when it was opened:
+    /// every reader of the input starts from the same verdict.
     /// - Throws: `.emptyInput` or `.unknownFormat`.
-    package func format() throws(PlistError) -> PlistFormat {
-        guard !head.isEmpty else { throw PlistError(.emptyInput, at: 0) }
-        guard let format = PlistFormat.detect(head) else { throw PlistError(.unknownFormat, at: 0) }
-        return format
+    package func format() throws(PlistError) -> PlistFormat { try judgedFormat.get() }
+
+    /// The format of `head` (`Plist.format(of:)`), or why it has none.
+    private static func judge(_ head: [UInt8]) -> Result<PlistFormat, PlistError> {
+        Result { () throws(PlistError) in try Plist.format(of: head.span) }
     }
 
     /// The most bytes read into memory under `options`: the content they allow, and 64 bytes
