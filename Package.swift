@@ -20,6 +20,7 @@ let package = Package(
         .library(name: "PlistCore", targets: ["PlistCore"]),
         .library(name: "PlistStore", targets: ["PlistStore"]),
         .library(name: "PlistConfiguration", targets: ["PlistConfiguration"]),
+        .library(name: "PlistRepository", targets: ["PlistRepository"]),
         .executable(name: "plistconv", targets: ["plistconv"]),
     ],
     // swift-property-based and swift-log serve only test targets, and swift-docc-plugin only
@@ -75,10 +76,13 @@ let package = Package(
             dependencies: ["PlistKit", .product(name: "Configuration", package: "swift-configuration")],
             swiftSettings: settings
         ),
+        // Diff and three-way merge by key path, for `plistconv diff` and `merge` and for other tools.
+        .target(name: "PlistRepository", dependencies: ["PlistKit"], swiftSettings: settings + [.strictMemorySafety()]),
         .executableTarget(
             name: "plistconv",
             dependencies: [
-                "PlistKit", "PlistStore", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "PlistKit", "PlistStore", "PlistRepository",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 systemPackage,
             ],
             swiftSettings: settings
@@ -133,9 +137,12 @@ let package = Package(
             ],
             swiftSettings: settings),
         .testTarget(
+            name: "PlistRepositoryTests", dependencies: ["PlistRepository", "TestSupport"], swiftSettings: settings),
+        .testTarget(
             name: "plistconvTests",
             dependencies: [
-                "plistconv", "TestSupport", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "plistconv", "PlistRepository", "TestSupport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: settings
         ),
@@ -145,7 +152,8 @@ let package = Package(
         .testTarget(
             name: "DocExampleTests",
             dependencies: [
-                "PlistCore", "PlistKit", "PlistStore", "PlistConfiguration", "TestSupport", orderedCollections,
+                "PlistCore", "PlistKit", "PlistStore", "PlistConfiguration", "PlistRepository", "TestSupport",
+                orderedCollections,
                 .product(name: "Configuration", package: "swift-configuration"),
             ]
         ),
