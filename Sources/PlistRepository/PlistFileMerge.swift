@@ -22,7 +22,7 @@ public import PlistKit
 /// UTF-16 with one.
 public struct PlistFileMerge: Sendable {
     /// The merge of the values the files hold.
-    package let merge: PlistMerge
+    private let merge: PlistMerge
     /// The merged file; with conflict markers (text) or our side (binary) where the sides conflict.
     public let bytes: [UInt8]
     /// Why the result is not in OURS's layout, such as "line 3: the comment /* Title */ could not
@@ -31,7 +31,8 @@ public struct PlistFileMerge: Sendable {
 
     /// Merges the files `ours` and `theirs`, two versions changed from `base` (nil when there is
     /// no common ancestor).
-    /// - Throws: `PlistError` when a version is not a property list.
+    /// - Throws: `PlistError` when a version is not a property list, or when the merged value
+    ///   cannot be written in OURS's format (a date that XML cannot hold).
     public init(base: [UInt8]?, ours: [UInt8], theirs: [UInt8]) throws(PlistError) {
         try self.init(
             base: try base.map { bytes throws(PlistError) in try MergeVersion(bytes: bytes) },

@@ -61,8 +61,8 @@ public struct PlistMerge: Sendable {
     public let conflicts: [Conflict]
     /// The merged value with our side of each conflict, and with theirs (equal without
     /// conflicts): a text file's conflict markers go around the lines where the two differ.
-    package let ours: Plist
-    package let theirs: Plist
+    let ours: Plist
+    let theirs: Plist
 
     /// Merges `ours` and `theirs`, two versions changed from `base` (nil when the two were
     /// made independently, with no common ancestor).
