@@ -21,6 +21,7 @@ let package = Package(
         .library(name: "PlistStore", targets: ["PlistStore"]),
         .library(name: "PlistConfiguration", targets: ["PlistConfiguration"]),
         .library(name: "PlistFoundation", targets: ["PlistFoundation"]),
+        .library(name: "PlistRepository", targets: ["PlistRepository"]),
         .executable(name: "plistconv", targets: ["plistconv"]),
     ],
     // swift-property-based and swift-log serve only test targets, and swift-docc-plugin only
@@ -88,10 +89,15 @@ let package = Package(
             ],
             swiftSettings: settings
         ),
+        // Diff and three-way merge by key path, for `plistconv diff` and `merge` and for other tools.
+        .target(
+            name: "PlistRepository", dependencies: ["PlistCore", "PlistKit"],
+            swiftSettings: settings + [.strictMemorySafety()]),
         .executableTarget(
             name: "plistconv",
             dependencies: [
-                "PlistKit", "PlistStore", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "PlistKit", "PlistStore", "PlistRepository",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 systemPackage,
             ],
             swiftSettings: settings
@@ -146,9 +152,12 @@ let package = Package(
             ],
             swiftSettings: settings),
         .testTarget(
+            name: "PlistRepositoryTests", dependencies: ["PlistRepository", "TestSupport"], swiftSettings: settings),
+        .testTarget(
             name: "plistconvTests",
             dependencies: [
-                "plistconv", "TestSupport", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "plistconv", "PlistRepository", "TestSupport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: settings
         ),
@@ -158,7 +167,8 @@ let package = Package(
         .testTarget(
             name: "DocExampleTests",
             dependencies: [
-                "PlistCore", "PlistKit", "PlistStore", "PlistConfiguration", "PlistFoundation", "TestSupport",
+                "PlistCore", "PlistKit", "PlistStore", "PlistConfiguration", "PlistFoundation", "PlistRepository",
+                "TestSupport",
                 orderedCollections,
                 .product(name: "Configuration", package: "swift-configuration"),
             ]

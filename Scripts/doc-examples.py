@@ -34,7 +34,7 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUTPUT = os.path.join("Tests", "DocExampleTests", "Generated")
 WORDS = {"norun", "continued", "fragment"}
-PACKAGE_MODULES = {"PlistCore", "PlistKit", "PlistStore", "PlistConfiguration", "PlistFoundation"}
+PACKAGE_MODULES = {"PlistCore", "PlistKit", "PlistStore", "PlistConfiguration", "PlistFoundation", "PlistRepository"}
 DECLARATION = re.compile(
     r"^(@\w+(\([^)]*\))?\s+)*((final|indirect)\s+)*(struct|class|enum|extension|protocol|actor|func|typealias)\b")
 ATTRIBUTES = re.compile(r"^((?:@\w+(?:\([^)]*\))?\s+)*)")

@@ -1,5 +1,6 @@
 import ArgumentParser
 import PlistKit
+import PlistRepository
 
 /// `plistconv diff A B`: the differences between two property lists, by key path.
 struct Diff: ParsableCommand {
@@ -61,7 +62,7 @@ struct Diff: ParsableCommand {
         }
         let old = try read(files[0])
         let new = try read(files[1])
-        let changes = PlistDiff.changes(from: old.value, to: new.value)
+        let changes = PlistDiff(from: old.value, to: new.value)
         try writing { () throws(PlistError) in
             switch format {
             case .text: try Terminal.writeOutput(changes.map { $0.line + "\n" }.joined())

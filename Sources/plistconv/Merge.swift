@@ -1,5 +1,6 @@
 import ArgumentParser
 import PlistKit
+import PlistRepository
 
 /// `plistconv merge BASE OURS THEIRS [-o OUT]`: a three-way merge by key path, as git's merge
 /// driver (`plistconv merge %O %A %B -o %A`).
@@ -53,12 +54,11 @@ struct Merge: ParsableCommand {
         let baseVersion = try read(base, mayBeEmpty: true)
         let oursVersion = try read(ours)
         let theirsVersion = try read(theirs)
-        let merged = PlistMerge.merge(base: baseVersion?.value, ours: oursVersion.value, theirs: theirsVersion.value)
         let destination = output ?? "-"
-        let result: (bytes: [UInt8], loss: String?)
+        let merged: PlistFileMerge
         do {
-            result = try MergeOutput.bytes(of: merged, base: baseVersion, ours: oursVersion, theirs: theirsVersion)
-            try Terminal.output(result.bytes, to: destination)
+            merged = try PlistFileMerge(base: baseVersion, ours: oursVersion, theirs: theirsVersion)
+            try Terminal.output(merged.bytes, to: destination)
         } catch {
             Terminal.report(error, file: Terminal.displayName(destination, isOutput: true))
             throw ExitCode(2)
@@ -66,12 +66,12 @@ struct Merge: ParsableCommand {
         for conflict in merged.conflicts {
             Terminal.writeError("plistconv: \(Terminal.displayName(ours, isOutput: false)): \(conflict.line)\n")
         }
-        if let loss = result.loss {
+        if let loss = merged.layoutLoss {
             Terminal.writeError(
                 "plistconv: \(Terminal.displayName(ours, isOutput: false)): \(loss): the result is written in "
                     + "plistconv's layout; check it\n")
         }
-        if !merged.conflicts.isEmpty || result.loss != nil { throw ExitCode(1) }
+        if !merged.conflicts.isEmpty || merged.layoutLoss != nil { throw ExitCode(1) }
     }
 
     /// The version in `file`; exit status 2 with the reason on standard error when it cannot be read.
@@ -86,8 +86,7 @@ struct Merge: ParsableCommand {
         do throws(PlistError) {
             let bytes = try Terminal.bytes(of: file)
             if bytes.isEmpty, mayBeEmpty { return nil }
-            let (value, format) = try Plist.read(bytes: bytes.span)
-            return MergeVersion(bytes: bytes, value: value, format: format)
+            return try MergeVersion(bytes: bytes)
         } catch {
             Terminal.report(error, file: Terminal.displayName(file, isOutput: false))
             throw ExitCode(2)

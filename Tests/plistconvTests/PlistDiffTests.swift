@@ -1,6 +1,7 @@
 import PlistKit
 import Testing
 
+@testable import PlistRepository
 @testable import plistconv
 
 /// The alignment `diff` and `merge` build on, and the differences `diff` reports, in process:
@@ -44,7 +45,7 @@ import Testing
         new.insert("inserted", at: 10)
         let matches = SequenceAlignment.matches(old, new)
         #expect(matches.count == old.count - 2)
-        let changes = PlistDiff.changes(from: .array(old.map(Plist.string)), to: .array(new.map(Plist.string)))
+        let changes = PlistDiff(from: .array(old.map(Plist.string)), to: .array(new.map(Plist.string)))
         #expect(
             changes.map(\.line) == [
                 #"added    10: "inserted""#, #"removed  2500: "element 2500""#,
@@ -62,7 +63,7 @@ import Testing
             "dotted.key": ["inner": 2], "new": ["k": [1, 2]],
         ]
         #expect(
-            PlistDiff.changes(from: old, to: new).map(\.line) == [
+            PlistDiff(from: old, to: new).map(\.line) == [
                 #"changed  CFBundleVersion: "41" → "42""#,
                 #"added    list.0: "z""#,
                 #"removed  list.1: "b""#,
@@ -72,13 +73,13 @@ import Testing
                 #"changed  dotted\.key.inner: 1 → 2"#,
                 #"added    new: {"k" => [1, 2]}"#,
             ])
-        #expect(PlistDiff.changes(from: old, to: old).isEmpty)
-        #expect(PlistDiff.changes(from: 1, to: "1").map(\.line) == [#"retyped  (top level): integer 1 → string "1""#])
+        #expect(PlistDiff(from: old, to: old).isEmpty)
+        #expect(PlistDiff(from: 1, to: "1").map(\.line) == [#"retyped  (top level): integer 1 → string "1""#])
     }
 
     /// A run of replaced elements is compared pair by pair, the rest removed or added.
     @Test func replacedElementsArePairedInOrder() {
-        let changes = PlistDiff.changes(from: ["a", ["k": 1], "c"], to: ["x", ["k": 2], "y", "z"])
+        let changes = PlistDiff(from: ["a", ["k": 1], "c"], to: ["x", ["k": 2], "y", "z"])
         #expect(
             changes.map(\.line) == [
                 #"changed  0: "a" → "x""#, #"changed  1.k: 1 → 2"#, #"changed  2: "c" → "y""#, #"added    3: "z""#,

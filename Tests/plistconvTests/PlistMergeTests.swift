@@ -2,14 +2,15 @@ import PlistKit
 import TestSupport
 import Testing
 
+@testable import PlistRepository
 @testable import plistconv
 
 /// The three-way merge in process: what merges, what conflicts (with both sides kept), and the
 /// bytes written (OURS's layout, untouched lines byte for byte, conflict markers around the
 /// lines that differ).
 @Suite struct PlistMergeTests {
-    private func merge(_ base: Plist?, _ ours: Plist, _ theirs: Plist) -> MergedPlist {
-        PlistMerge.merge(base: base, ours: ours, theirs: theirs)
+    private func merge(_ base: Plist?, _ ours: Plist, _ theirs: Plist) -> PlistMerge {
+        PlistMerge(base: base, ours: ours, theirs: theirs)
     }
 
     @Test func dictionariesMergeKeyByKey() {
@@ -126,18 +127,11 @@ import Testing
 
     // MARK: Bytes
 
-    private func version(_ bytes: [UInt8]) throws -> MergeVersion {
-        let (value, format) = try Plist.read(bytes: bytes.span)
-        return MergeVersion(bytes: bytes, value: value, format: format)
-    }
-
     private func output(_ base: [UInt8], _ ours: [UInt8], _ theirs: [UInt8]) throws -> (
-        bytes: [UInt8], loss: String?, conflicts: [MergeConflict]
+        bytes: [UInt8], loss: String?, conflicts: [PlistMerge.Conflict]
     ) {
-        let (b, o, t) = (try version(base), try version(ours), try version(theirs))
-        let merged = PlistMerge.merge(base: b.value, ours: o.value, theirs: t.value)
-        let result = try MergeOutput.bytes(of: merged, base: b, ours: o, theirs: t)
-        return (result.bytes, result.loss, merged.conflicts)
+        let result = try PlistFileMerge(base: base, ours: ours, theirs: theirs)
+        return (result.bytes, result.layoutLoss, result.conflicts)
     }
 
     /// A project written as Xcode writes it comes back as Xcode writes the merged project:

@@ -1,4 +1,5 @@
 import PlistKit
+import PlistRepository
 
 /// An edit of a text file that no writer reproduces (OpenStep or `.strings` with comments, laid
 /// out by hand), written back with its comments, layout and encoding: the lines the edit

@@ -1,36 +1,58 @@
-import PlistKit
+public import PlistKit
 
-/// One version of a merged file: its bytes and what they read as.
-struct MergeVersion {
-    var bytes: [UInt8]
-    var value: Plist
-    var format: PlistFormat
-}
-
-/// The bytes a merge writes, in OURS's format and layout.
+/// The three-way merge of three versions of a property-list file, written as a merge driver
+/// writes the result: in OURS's format and layout.
 ///
 /// - A result equal to one side is that side's file, byte for byte (ours first).
 /// - Binary files are written by the binary writer.
-/// - A text file that one of our writers reproduces byte for byte (XML as Foundation writes it,
-///   an Xcode project as Xcode writes it, a `.strings` file, OpenStep or JSON as plistconv
-///   writes them) is written by that writer, so everything the merge did not touch keeps its
-///   bytes, and a project is laid out as Xcode lays it out.
+/// - A text file that one of the package's writers reproduces byte for byte (XML as Foundation
+///   writes it, an Xcode project as Xcode writes it, a `.strings` file, OpenStep or JSON as
+///   `plistconv` writes them) is written by that writer, so everything the merge did not touch
+///   keeps its bytes, and a project is laid out as Xcode lays it out.
 /// - Any other text file (laid out by hand, with comments) is merged line by line as diff3 does,
 ///   where two insertions at one place are both kept; the lines are used when they read as
 ///   exactly the merged value. Otherwise the file is written in the usual layout, in UTF-8
 ///   (for a project, Xcode's, keeping OURS's comments on objects of kinds Xcode's rules do not
-///   know). Lines that only move or change spacing are not a loss; a comment of OURS that the
-///   layout does not write, or an encoding that cannot be kept, is: `loss` says which, and the
-///   merge reports it.
+///   know), and `layoutLoss` says what of OURS could not be kept.
 /// - With conflicts, a text file is written twice, with our side and with theirs of each
-///   conflict, and the lines where the two differ are put between conflict markers. A binary
-///   file has our side.
+///   conflict, and the lines where the two differ are put between git's conflict markers
+///   (`<<<<<<< ours`, `=======`, `>>>>>>> theirs`). A binary file has our side.
 ///
 /// Text kept in its layout keeps its encoding: UTF-8 with or without a byte-order mark, or
 /// UTF-16 with one.
-enum MergeOutput {
-    static func bytes(
-        of merged: MergedPlist, base: MergeVersion?, ours: MergeVersion, theirs: MergeVersion
+public struct PlistFileMerge: Sendable {
+    /// The merge of the values the files hold.
+    private let merge: PlistMerge
+    /// The merged file; with conflict markers (text) or our side (binary) where the sides conflict.
+    public let bytes: [UInt8]
+    /// Why the result is not in OURS's layout, such as "line 3: the comment /* Title */ could not
+    /// be kept"; nil when nothing of it was lost (lines that only move or change spacing are no loss).
+    public let layoutLoss: String?
+
+    /// Merges the files `ours` and `theirs`, two versions changed from `base` (nil when there is
+    /// no common ancestor).
+    /// - Throws: `PlistError` when a version is not a property list, or when the merged value
+    ///   cannot be written in OURS's format (a date that XML cannot hold).
+    public init(base: [UInt8]?, ours: [UInt8], theirs: [UInt8]) throws(PlistError) {
+        try self.init(
+            base: try base.map { bytes throws(PlistError) in try MergeVersion(bytes: bytes) },
+            ours: try MergeVersion(bytes: ours), theirs: try MergeVersion(bytes: theirs))
+    }
+
+    /// Merges versions already read (so that a caller can tell which one did not read).
+    package init(base: MergeVersion?, ours: MergeVersion, theirs: MergeVersion) throws(PlistError) {
+        merge = PlistMerge(base: base?.value, ours: ours.value, theirs: theirs.value)
+        (bytes, layoutLoss) = try Self.bytes(of: merge, base: base, ours: ours, theirs: theirs)
+    }
+
+    /// Where the two sides conflict, in document order; empty for a clean merge.
+    public var conflicts: [PlistMerge.Conflict] { merge.conflicts }
+
+    /// The merged value; nil when there are conflicts.
+    public var value: Plist? { merge.value }
+
+    private static func bytes(
+        of merged: PlistMerge, base: MergeVersion?, ours: MergeVersion, theirs: MergeVersion
     ) throws(PlistError) -> (bytes: [UInt8], loss: String?) {
         if merged.conflicts.isEmpty {
             if merged.ours == ours.value { return (ours.bytes, nil) }
@@ -66,7 +88,7 @@ enum MergeOutput {
 
     /// The merged value in `layout`, with conflict markers around the lines where our side and
     /// theirs differ (none without conflicts).
-    private static func marked(_ merged: MergedPlist, in layout: TextLayout) throws(PlistError) -> [UInt8] {
+    private static func marked(_ merged: PlistMerge, in layout: TextLayout) throws(PlistError) -> [UInt8] {
         let ours = try layout.bytes(merged.ours)
         guard !merged.conflicts.isEmpty else { return ours }
         return ConflictMarkers.text(ours: ours, theirs: try layout.bytes(merged.theirs))
@@ -78,6 +100,19 @@ enum MergeOutput {
             let theirsText = TextEncoding(of: theirs.bytes)?.utf8(theirs.bytes)
         else { return nil }
         return LineMerge.clean(base: baseText, ours: ours, theirs: theirsText)
+    }
+}
+
+/// One version of a merged file: its bytes and what they read as.
+package struct MergeVersion: Sendable {
+    let bytes: [UInt8]
+    let value: Plist
+    let format: PlistFormat
+
+    /// The version in `bytes`.
+    package init(bytes: [UInt8]) throws(PlistError) {
+        (value, format) = try Plist.read(bytes: bytes.span)
+        self.bytes = bytes
     }
 }
 
@@ -133,12 +168,12 @@ enum TextLayout {
 }
 
 /// How a text file is encoded, to read it as UTF-8 and to write UTF-8 back the same way.
-struct TextEncoding: Equatable {
+package struct TextEncoding: Equatable {
     private enum Form { case utf8, utf8WithMark, utf16LittleEndian, utf16BigEndian }
     private let form: Form
 
     /// The encoding of `bytes`: UTF-16 with a byte-order mark, or UTF-8 with or without one.
-    init?(of bytes: [UInt8]) {
+    package init?(of bytes: [UInt8]) {
         switch (bytes.first, bytes.dropFirst().first) {
         case (0xFF, 0xFE): form = .utf16LittleEndian
         case (0xFE, 0xFF): form = .utf16BigEndian
@@ -148,7 +183,7 @@ struct TextEncoding: Equatable {
     }
 
     /// The text as UTF-8 without a byte-order mark, or nil when it is not valid in its encoding.
-    func utf8(_ bytes: [UInt8]) -> [UInt8]? {
+    package func utf8(_ bytes: [UInt8]) -> [UInt8]? {
         switch form {
         case .utf8: return String(validating: bytes, as: UTF8.self) == nil ? nil : bytes
         case .utf8WithMark:
@@ -167,7 +202,7 @@ struct TextEncoding: Equatable {
     }
 
     /// `utf8` (UTF-8 text) in this encoding, with the byte-order mark it had.
-    func encode(_ utf8: [UInt8]) -> [UInt8] {
+    package func encode(_ utf8: [UInt8]) -> [UInt8] {
         switch form {
         case .utf8: return utf8
         case .utf8WithMark: return [0xEF, 0xBB, 0xBF] + utf8
@@ -240,8 +275,8 @@ enum CommentLoss {
 }
 
 /// Text as lines, each with its line feed (the last one may have none).
-enum Lines {
-    static func split(_ text: [UInt8]) -> [[UInt8]] {
+package enum Lines {
+    package static func split(_ text: [UInt8]) -> [[UInt8]] {
         var lines: [[UInt8]] = []
         var start = 0
         for (index, byte) in text.enumerated() where byte == 0x0A {

@@ -12,7 +12,7 @@
 ///
 /// Invariant: the pairs are strictly increasing in both positions and pair equal elements; time
 /// and memory are bounded for any input (no quadratic case past `myersLimit` elements).
-enum SequenceAlignment {
+package enum SequenceAlignment {
     /// The most elements (both sides together) that Myers' algorithm is given: its memory is at
     /// most about the square of this, in integers (512 KB).
     static let myersLimit = 1024
@@ -21,13 +21,15 @@ enum SequenceAlignment {
     static let maxDepth = 32
 
     /// A matched pair: a position in the old sequence and one in the new.
-    struct Match: Equatable {
-        var old: Int
-        var new: Int
+    package struct Match: Equatable {
+        package var old: Int
+        package var new: Int
+
+        package init(old: Int, new: Int) { (self.old, self.new) = (old, new) }
     }
 
     /// The positions of equal elements that stay, in increasing order on both sides.
-    static func matches<Element: Hashable>(_ old: [Element], _ new: [Element]) -> [Match] {
+    package static func matches<Element: Hashable>(_ old: [Element], _ new: [Element]) -> [Match] {
         var numbers: [Element: Int] = [:]
         func number(_ element: Element) -> Int {
             if let known = numbers[element] { return known }

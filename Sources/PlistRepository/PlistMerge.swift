@@ -1,43 +1,11 @@
-import PlistKit
+public import PlistKit
 
-/// A place where the two sides changed one value in different ways.
-struct MergeConflict: Equatable {
-    var path: [PathComponent]
-    /// The value at `path` in each version; nil where it is absent. For arrays, the runs of
-    /// elements that conflict.
-    var base: Plist?
-    var ours: Plist?
-    var theirs: Plist?
-    /// Why, when it is not that both sides changed the value: a reordering or a reference.
-    var note: String?
-
-    /// One line for standard error (each value cut after 200 characters).
-    var line: String {
-        if let note { return "conflict at \(path.keyPathText): \(note)" }
-        func shown(_ value: Plist?) -> String {
-            guard let value else { return "(absent)" }
-            let text = InlineValue.text(value)
-            guard text.count > 200 else { return text }
-            return text.prefix(200) + "… (\(text.count - 200) more characters)"
-        }
-        return "conflict at \(path.keyPathText): ours \(shown(ours)), theirs \(shown(theirs)), base \(shown(base))"
-    }
-}
-
-/// The result of a three-way merge: the merged value, once with our side of each conflict and
-/// once with theirs (the two are equal when there is no conflict, and differ only at the
-/// conflicts), and the conflicts.
-struct MergedPlist {
-    var ours: Plist
-    var theirs: Plist
-    var conflicts: [MergeConflict]
-}
-
-/// The three-way merge of property lists by key path.
+/// The three-way merge of two property lists changed from a common base, by key path: the
+/// merged value, or the conflicts.
 ///
 /// - A value changed on one side only takes that change; changed alike on both sides, it
 ///   takes it once. Changed differently, dictionaries merge key by key, arrays as described
-///   below, and anything else is a conflict (our value stays in `ours`, theirs in `theirs`).
+///   below, and anything else is a conflict.
 /// - Dictionaries keep our key order; a key only they added goes after the key it follows
 ///   on their side (after any keys we added there).
 /// - Arrays whose elements are distinct strings in all three versions (an Xcode project's
@@ -53,24 +21,73 @@ struct MergedPlist {
 ///   removed while the merge still refers to it is kept, and reported as a conflict.
 ///
 /// Nothing is dropped silently: every value of either side is in the result or in a conflict.
-struct PlistMerge {
-    private enum Side { case ours, theirs }
-    private let side: Side
-    private var conflicts: [MergeConflict] = []
+public struct PlistMerge: Sendable {
+    /// A place where the two sides changed one value in different ways.
+    public struct Conflict: Hashable, Sendable {
+        /// Why the sides conflict.
+        public enum Reason: Hashable, Sendable {
+            /// Both sides changed the value, differently (or one changed it and the other
+            /// removed it).
+            case bothChanged
+            /// Both sides reordered the array differently.
+            case bothReordered
+            /// One side removed this object of an Xcode project, but the merged project still
+            /// refers to it at `path`: it is kept.
+            case removedButReferenced(from: [PlistPathStep])
+        }
 
-    private init(side: Side) { self.side = side }
+        /// Where the sides conflict. For arrays, the index in our version where the elements
+        /// that conflict begin.
+        public let path: [PlistPathStep]
+        /// The value at `path` in each version; nil where it is absent. For arrays, the runs
+        /// of elements that conflict.
+        public let base: Plist?
+        public let ours: Plist?
+        public let theirs: Plist?
+        public let reason: Reason
 
-    /// Merges `ours` and `theirs` against `base` (nil when the two were added independently).
-    static func merge(base: Plist?, ours: Plist, theirs: Plist) -> MergedPlist {
-        var first = PlistMerge(side: .ours)
-        let oursResult = first.project(first.value(base, ours, theirs, path: []), base, ours, theirs)
-        var second = PlistMerge(side: .theirs)
-        let theirsResult = second.project(second.value(base, ours, theirs, path: []), base, ours, theirs)
-        // Both runs meet the same conflicts; only the value chosen at each differs.
-        return MergedPlist(ours: oursResult ?? ours, theirs: theirsResult ?? theirs, conflicts: first.conflicts)
+        /// `path` as a `PlistKeyPath` (an index as its number), to print or to look the value up.
+        public var keyPath: PlistKeyPath { PlistKeyPath(steps: path) }
+
+        init(
+            path: [PlistPathStep], base: Plist? = nil, ours: Plist? = nil, theirs: Plist? = nil,
+            reason: Reason = .bothChanged
+        ) {
+            (self.path, self.base, self.ours, self.theirs, self.reason) = (path, base, ours, theirs, reason)
+        }
     }
 
-    private mutating func value(_ base: Plist?, _ ours: Plist?, _ theirs: Plist?, path: [PathComponent]) -> Plist? {
+    /// Where the two sides conflict, in document order; empty for a clean merge.
+    public let conflicts: [Conflict]
+    /// The merged value with our side of each conflict, and with theirs (equal without
+    /// conflicts): a text file's conflict markers go around the lines where the two differ.
+    let ours: Plist
+    let theirs: Plist
+
+    /// Merges `ours` and `theirs`, two versions changed from `base` (nil when the two were
+    /// made independently, with no common ancestor).
+    public init(base: Plist?, ours: Plist, theirs: Plist) {
+        var first = ValueMerge(side: .ours)
+        let oursResult = first.project(first.value(base, ours, theirs, path: []), base, ours, theirs)
+        var second = ValueMerge(side: .theirs)
+        let theirsResult = second.project(second.value(base, ours, theirs, path: []), base, ours, theirs)
+        // Both runs meet the same conflicts; only the value chosen at each differs.
+        (self.ours, self.theirs, conflicts) = (oursResult ?? ours, theirsResult ?? theirs, first.conflicts)
+    }
+
+    /// The merged value; nil when there are conflicts.
+    public var value: Plist? { conflicts.isEmpty ? ours : nil }
+}
+
+/// One run of the merge, choosing `side`'s value at each conflict.
+private struct ValueMerge {
+    enum Side { case ours, theirs }
+    private let side: Side
+    private(set) var conflicts: [PlistMerge.Conflict] = []
+
+    init(side: Side) { self.side = side }
+
+    mutating func value(_ base: Plist?, _ ours: Plist?, _ theirs: Plist?, path: [PlistPathStep]) -> Plist? {
         if ours == theirs { return ours }
         if base == ours { return theirs }
         if base == theirs { return ours }
@@ -84,7 +101,7 @@ struct PlistMerge {
         case (nil, .array(let o)?, .array(let t)?):
             return array([], o, t, path: path)
         default:
-            conflicts.append(MergeConflict(path: path, base: base, ours: ours, theirs: theirs))
+            conflicts.append(PlistMerge.Conflict(path: path, base: base, ours: ours, theirs: theirs))
             return side == .ours ? ours : theirs
         }
     }
@@ -95,7 +112,7 @@ struct PlistMerge {
     private mutating func dictionary(
         _ base: Plist, _ oursEntries: PlistDictionary,
         _ theirsEntries: PlistDictionary,
-        path: [PathComponent]
+        path: [PlistPathStep]
     ) -> Plist {
         var result: [(key: String, value: Plist)] = []
         for (key, oursValue) in oursEntries {
@@ -142,7 +159,7 @@ struct PlistMerge {
 
     // MARK: Arrays
 
-    private mutating func array(_ base: [Plist], _ ours: [Plist], _ theirs: [Plist], path: [PathComponent]) -> Plist {
+    private mutating func array(_ base: [Plist], _ ours: [Plist], _ theirs: [Plist], path: [PlistPathStep]) -> Plist {
         if Self.areIdentities(base), Self.areIdentities(ours), Self.areIdentities(theirs) {
             return .array(identities(base, ours, theirs, path: path))
         }
@@ -162,7 +179,7 @@ struct PlistMerge {
                 }
             } else {
                 conflicts.append(
-                    MergeConflict(
+                    PlistMerge.Conflict(
                         path: path + [.index(chunk.ours.lowerBound)], base: .array(b), ours: .array(o),
                         theirs: .array(t)))
                 result += side == .ours ? o : t
@@ -182,7 +199,7 @@ struct PlistMerge {
 
     /// The merge of arrays of distinct strings, each element standing for itself.
     private mutating func identities(
-        _ base: [Plist], _ ours: [Plist], _ theirs: [Plist], path: [PathComponent]
+        _ base: [Plist], _ ours: [Plist], _ theirs: [Plist], path: [PlistPathStep]
     ) -> [Plist] {
         let inBase = Set(base)
         let inOurs = Set(ours)
@@ -200,9 +217,9 @@ struct PlistMerge {
         } else if oursOrder != baseOrder, theirsOrder != baseOrder, oursOrder != theirsOrder {
             primaryIsOurs = side == .ours
             conflicts.append(
-                MergeConflict(
+                PlistMerge.Conflict(
                     path: path, base: .array(base), ours: .array(ours), theirs: .array(theirs),
-                    note: "both sides reordered the array differently"))
+                    reason: .bothReordered))
         }
         // Elements both sides replaced differently conflict; each run keeps its own side's.
         let replaced = replacements(base, ours, theirs, path: path)
@@ -232,7 +249,7 @@ struct PlistMerge {
     /// put there. A run removed on both sides with at most one side adding there, and additions
     /// beside elements both sides kept, are not conflicts.
     private mutating func replacements(
-        _ base: [Plist], _ ours: [Plist], _ theirs: [Plist], path: [PathComponent]
+        _ base: [Plist], _ ours: [Plist], _ theirs: [Plist], path: [PlistPathStep]
     ) -> (ours: [Plist], theirs: [Plist]) {
         let inBase = Set(base)
         var oursPlace: [Plist: Int] = [:]
@@ -264,7 +281,8 @@ struct PlistMerge {
                 let run = base[index..<end].filter { oursPlace[$0] == nil && theirsPlace[$0] == nil }
                 let at = after.map { oursPlace[$0]! + 1 } ?? 0
                 conflicts.append(
-                    MergeConflict(path: path + [.index(at)], base: .array(run), ours: .array(o), theirs: .array(t)))
+                    PlistMerge.Conflict(
+                        path: path + [.index(at)], base: .array(run), ours: .array(o), theirs: .array(t)))
                 found.ours += o
                 found.theirs += t
             }
@@ -277,7 +295,7 @@ struct PlistMerge {
 
     /// `merged` with every object it refers to that one side removed put back (from the side
     /// that kept it), each reported as a conflict, when the versions are Xcode projects.
-    private mutating func project(_ merged: Plist?, _ base: Plist?, _ ours: Plist, _ theirs: Plist) -> Plist? {
+    mutating func project(_ merged: Plist?, _ base: Plist?, _ ours: Plist, _ theirs: Plist) -> Plist? {
         guard var merged, case .dictionary(var objects)? = merged["objects"], merged["rootObject"]?.string != nil
         else { return merged }
         // The kept versions of every object any version has, latest first.
@@ -297,9 +315,9 @@ struct PlistMerge {
                 pending.append((referenced, kept))
                 restored = true
                 conflicts.append(
-                    MergeConflict(
+                    PlistMerge.Conflict(
                         path: [.key("objects"), .key(referenced)],
-                        note: "one side removed this object, but \(referencePath.keyPathText) refers to it; it is kept")
+                        reason: .removedButReferenced(from: referencePath))
                 )
             }
         }
@@ -309,7 +327,7 @@ struct PlistMerge {
     }
 
     /// The strings inside `value`, with their paths.
-    private static func strings(in value: Plist, path: [PathComponent]) -> [([PathComponent], Plist)] {
+    private static func strings(in value: Plist, path: [PlistPathStep]) -> [([PlistPathStep], Plist)] {
         switch value {
         case .string: return [(path, value)]
         case .array(let elements):
