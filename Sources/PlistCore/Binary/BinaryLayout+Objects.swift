@@ -229,14 +229,7 @@ extension BinaryLayout {
     /// A hash of the `count` object references at `start` (a dictionary's keys, to find another
     /// dictionary with the same ones).
     func referencesHash(_ bytes: Span<UInt8>, start: Int, count: Int) -> Int {
-        var hasher = Hasher()
-        hasher.combine(count)
-        var position = start
-        for _ in 0..<count {
-            hasher.combine(readUInt(bytes, at: position, width: referenceSize))
-            position += referenceSize
-        }
-        return hasher.finalize()
+        Int(truncatingIfNeeded: SeededHash.bytes(bytes.extracting(start..<start + count * referenceSize)))
     }
 
     /// Whether the `count` references at `first` and at `second` are the same.
