@@ -65,4 +65,19 @@ import Testing
             #expect(items.map { values[[UInt128].index($0)] } == values.sorted())
         }
     }
+
+    /// The binary reader's key sets: the first set of each hash is kept and found, whatever
+    /// the collisions of their places, and growth keeps them all.
+    @Test func keySetsKeepTheFirstSetOfEachHash() {
+        var sets = KeySets()
+        #expect(sets[7] == nil)
+        let hashes = (0..<300).map { $0 % 3 == 0 ? $0 << 20 : $0 }
+        for (start, hash) in hashes.enumerated() {
+            sets.keepFirst(KeySet(hash: hash, start: start, keys: DictionaryKeys()))
+            sets.keepFirst(KeySet(hash: hash, start: -1, keys: DictionaryKeys()))
+        }
+        let found = hashes.enumerated().allSatisfy { start, hash in sets[hash]?.start == start }
+        #expect(found)
+        #expect(sets[1 << 40] == nil)
+    }
 }

@@ -38,7 +38,7 @@ extension BinaryLayout {
                 utf16: bytes, from: start, to: start + 2 * count, bigEndian: true, scratch: &scratch)
             return (.string(string), 2 * count)
         case .uid:
-            let width = Int(marker & 0x0F) + 1
+            let width = Int(BinaryMarker.low(marker)) + 1
             guard width <= 8 else { throw PlistError(.invalidMarker(marker), at: offset) }
             _ = try end(of: width, after: offset, what: "a UID")
             return (.uid(readUInt(bytes, at: offset + 1, width: width)), 0)
@@ -130,7 +130,7 @@ extension BinaryLayout {
 
     /// The integer object (marker `0x1n`) at `offset`.
     func integer(_ bytes: Span<UInt8>, _ marker: UInt8, at offset: Int) throws(PlistError) -> PlistInteger {
-        let exponent = marker & 0x0F
+        let exponent = BinaryMarker.low(marker)
         guard exponent <= 4 else { throw PlistError(.invalidMarker(marker), at: offset) }
         let width = 1 << Int(exponent)
         _ = try end(of: width, after: offset, what: "an integer")
@@ -175,15 +175,15 @@ extension BinaryLayout {
     func length(
         _ bytes: Span<UInt8>, _ marker: UInt8, at offset: Int, unit: Int
     ) throws(PlistError) -> (count: Int, start: Int) {
-        var count = UInt64(marker & 0x0F)
+        var count = UInt64(BinaryMarker.low(marker))
         var start = offset + 1
         if count == BinaryMarker.countFollows {
             _ = try end(of: 1, after: offset, what: "a length")
             let lengthMarker = bytes[offset + 1]
-            guard BinaryMarker.Kind(lengthMarker) == .integer, lengthMarker & 0x0F <= 3 else {
+            guard BinaryMarker.Kind(lengthMarker) == .integer, BinaryMarker.low(lengthMarker) <= 3 else {
                 throw PlistError(.invalidLength, at: offset + 1)
             }
-            let width = 1 << Int(lengthMarker & 0x0F)
+            let width = 1 << Int(BinaryMarker.low(lengthMarker))
             start = try end(of: width, after: offset + 1, what: "a length")
             count = readUInt(bytes, at: offset + 2, width: width)
         }
@@ -229,14 +229,7 @@ extension BinaryLayout {
     /// A hash of the `count` object references at `start` (a dictionary's keys, to find another
     /// dictionary with the same ones).
     func referencesHash(_ bytes: Span<UInt8>, start: Int, count: Int) -> Int {
-        var hasher = Hasher()
-        hasher.combine(count)
-        var position = start
-        for _ in 0..<count {
-            hasher.combine(readUInt(bytes, at: position, width: referenceSize))
-            position += referenceSize
-        }
-        return hasher.finalize()
+        Int(truncatingIfNeeded: SeededHash.bytes(bytes.extracting(start..<start + count * referenceSize)))
     }
 
     /// Whether the `count` references at `first` and at `second` are the same.

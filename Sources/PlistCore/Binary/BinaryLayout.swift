@@ -25,8 +25,7 @@ struct BinaryLayout {
     ///   objects, or an offset-table entry outside the object area.
     init(_ bytes: Span<UInt8>, maxObjects: Int, didRead: (() -> Void)? = nil) throws(PlistError) {
         guard !bytes.isEmpty else { throw PlistError(.emptyInput, at: 0) }
-        let magic: [UInt8] = Array("bplist".utf8)
-        for (index, byte) in magic.enumerated() {
+        for (index, byte) in BinaryMarker.magic.enumerated() {
             guard index < bytes.count else { throw PlistError(.truncated(what: "the header"), at: bytes.count) }
             guard bytes[index] == byte else { throw PlistError(.badMagic, at: 0) }
         }

@@ -20,6 +20,22 @@ enum BinaryMarker {
     /// there, but in the integer object that follows the marker.
     static let countFollows: UInt8 = 0x0F
 
+    /// The magic every binary property list starts with, before its two-character version.
+    static let magic: [UInt8] = Array("bplist".utf8)
+    /// The header this package writes: the magic and version `00`.
+    static let header: [UInt8] = Array("bplist00".utf8)
+
+    /// A marker's low nibble: a count, a size, or log2 of an integer's width.
+    @inline(__always)
+    static func low(_ marker: UInt8) -> UInt8 { marker & 0x0F }
+
+    /// The width (1, 2, 4 or 8 bytes) of an integer or UID that holds `value`: the widths whose
+    /// log2 fits an integer marker's low nibble.
+    @inline(__always)
+    static func powerOfTwoWidth(holding value: UInt64) -> Int {
+        value <= 0xFF ? 1 : value <= 0xFFFF ? 2 : value <= 0xFFFF_FFFF ? 4 : 8
+    }
+
     /// The kind of an object, a marker's high nibble.
     struct Kind: Equatable {
         let nibble: UInt8

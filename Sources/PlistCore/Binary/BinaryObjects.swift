@@ -94,7 +94,7 @@ package final class BinaryObjects: IndexedPlist {
         guard BinaryMarker.Kind(marker) == .integer else { return nil }
         // 1, 2 and 4-byte integers are unsigned, 8-byte ones signed; 16-byte ones take the long way.
         guard marker <= BinaryMarker.int64 else { return try? layout.integer(bytes, marker, at: offset) }
-        let width = 1 << Int(marker & 0x0F)
+        let width = 1 << Int(BinaryMarker.low(marker))
         guard width < layout.tableOffset - offset else { return nil }
         let bits = readUInt(bytes, at: offset + 1, width: width)
         return marker == BinaryMarker.int64 ? PlistInteger(Int64(bitPattern: bits)) : PlistInteger(bits)
@@ -268,8 +268,10 @@ package final class BinaryObjects: IndexedPlist {
     private func directKey(_ bytes: Span<UInt8>, _ ref: Int) -> (start: Int, count: Int) {
         let offset = layout.offset(of: ref, in: bytes)
         let marker = bytes[offset]
-        guard marker & 0x0F == BinaryMarker.countFollows else { return (offset + 1, Int(marker & 0x0F)) }
-        let width = 1 << Int(bytes[offset + 1] & 0x0F)
+        guard BinaryMarker.low(marker) == BinaryMarker.countFollows else {
+            return (offset + 1, Int(BinaryMarker.low(marker)))
+        }
+        let width = 1 << Int(BinaryMarker.low(bytes[offset + 1]))
         return (offset + 2 + width, Int(readUInt(bytes, at: offset + 2, width: width)))
     }
 

@@ -98,7 +98,7 @@ public struct BinaryPlistStreamWriter {
         maxDepth = options.maxDepth
         maxOutputBytes = options.maxOutputBytes
         buffer.reserveCapacity(Self.chunkSize + 64 * 1024)
-        buffer.append(contentsOf: "bplist00".utf8)
+        buffer.append(contentsOf: BinaryMarker.header)
     }
 
     /// The key of the next value in the open dictionary.

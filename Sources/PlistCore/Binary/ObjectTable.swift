@@ -166,7 +166,7 @@ struct ObjectTable {
         let tableOffset = 8 + objectAreaSize
         let offsetSize = byteWidth(holding: UInt64(tableOffset))
         var out = [UInt8](largeCapacity: tableOffset + entries.count * offsetSize + BinaryTrailer.size)
-        out.append(contentsOf: "bplist00".utf8)
+        out.append(contentsOf: BinaryMarker.header)
         var offsets = [Int](largeCapacity: entries.count)
         // The closures below capture this, not `self` (which they would copy for each container).
         let references = references
@@ -211,5 +211,5 @@ struct ObjectTable {
 
 /// Bytes taken by the count after a marker (0 when it fits in the marker's low nibble).
 private func lengthSize(_ count: Int) -> Int {
-    count < BinaryMarker.countFollows ? 0 : count <= 0xFF ? 2 : count <= 0xFFFF ? 3 : count <= 0xFFFF_FFFF ? 5 : 9
+    count < BinaryMarker.countFollows ? 0 : 1 + BinaryMarker.powerOfTwoWidth(holding: UInt64(count))
 }

@@ -22,7 +22,7 @@ enum ScalarEncoding {
             header(.data, count: data.count, into: &out)
             out.append(contentsOf: data)
         case .uid(let uid):
-            let width = uid <= 0xFF ? 1 : uid <= 0xFFFF ? 2 : uid <= 0xFFFF_FFFF ? 4 : 8
+            let width = BinaryMarker.powerOfTwoWidth(holding: uid)
             out.append(BinaryMarker.Kind.uid.marker(low: UInt8(width - 1)))
             appendUInt(uid, width: width, to: &out)
         case .array, .dictionary:
@@ -80,7 +80,7 @@ enum ScalarEncoding {
                 appendUInt(0, width: 8, to: &out)
                 appendUInt(value, width: 8, to: &out)
             } else {
-                let width = value <= 0xFF ? 1 : value <= 0xFFFF ? 2 : value <= 0xFFFF_FFFF ? 4 : 8
+                let width = BinaryMarker.powerOfTwoWidth(holding: value)
                 out.append(BinaryMarker.Kind.integer.marker(low: UInt8(width.trailingZeroBitCount)))
                 appendUInt(value, width: width, to: &out)
             }

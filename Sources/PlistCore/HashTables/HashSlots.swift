@@ -11,12 +11,16 @@
 ///   all it will hold fills without growing.
 ///
 /// Internal to PlistCore, where every use is specialized: a generic of another module would run
-/// unspecialized (PlistXML's table is `KeyRowTable`, concrete).
-struct HashSlots<Slot: HashSlot> {
+/// unspecialized (PlistXML's table is `KeyRowTable`, concrete). The constraint is on the
+/// extension, not the type, so that instantiating the metadata of a type holding a table (as
+/// destroying one may) searches no protocol conformances (see `ObjectDecoder`).
+struct HashSlots<Slot> {
     private(set) var slots: [Slot]
     /// How many slots are full.
     private(set) var count = 0
+}
 
+extension HashSlots where Slot: HashSlot {
     /// Slots for `capacity` entries at most half full: a power of two, at least `minimumCount`
     /// (itself a power of two).
     init(capacity: Int, minimumCount: Int = 16) {

@@ -33,7 +33,8 @@ public enum PlistFormat: String, Hashable, Sendable, CaseIterable {
     /// quoted key and `:`, means JSON; other text means OpenStep. (`Plist.read(bytes:)` in PlistKit
     /// also reads a lone JSON scalar, such as `12` or `true`, as JSON when it parses as JSON.)
     public static func detect(_ bytes: Span<UInt8>) -> PlistFormat? {
-        if bytes.count >= 6, bytes.extracting(0..<6).hasSameBytes(as: binaryMagic.span) { return .binary }
+        let magic = BinaryMarker.magic
+        if bytes.count >= magic.count, bytes.extracting(0..<magic.count).hasSameBytes(as: magic.span) { return .binary }
         switch ASCIIStart.detect(bytes) {
         case .format(let format): return format
         case .notAPropertyList: return nil
@@ -70,8 +71,6 @@ public enum PlistFormat: String, Hashable, Sendable, CaseIterable {
     /// The format of `bytes`, judged from their first bytes (see `detect(_:)` for spans).
     public static func detect(_ bytes: [UInt8]) -> PlistFormat? { detect(bytes.span) }
 }
-
-private let binaryMagic: [UInt8] = Array("bplist".utf8)
 
 /// `PlistFormat.detect(_:)` for UTF-8 text (without byte-order mark or with UTF-8's) whose first
 /// character after ASCII white space is ASCII, judged on the bytes: as `TextPrefix` judges the

@@ -179,6 +179,14 @@ extension Span<UInt8> {
         unsafe bytes.unsafeLoadUnaligned(fromByteOffset: offset, as: UInt64.self).littleEndian
     }
 
+    /// The 16 bytes at `offset` as two words, each in the machine's byte order; they must be
+    /// inside the span (else it traps). For tests on every byte, two words per instruction.
+    @inline(__always)
+    func twoWords(at offset: Int) -> SIMD2<UInt64> {
+        // SAFETY: every bit pattern is a valid `SIMD2<UInt64>`; `unsafeLoadUnaligned` checks the bounds.
+        unsafe bytes.unsafeLoadUnaligned(fromByteOffset: offset, as: SIMD2<UInt64>.self)
+    }
+
     /// The 4 bytes at `offset`, little-endian, as `word(at:)` reads 8.
     @inline(__always)
     func halfWord(at offset: Int) -> UInt32 {

@@ -384,36 +384,53 @@ struct XMLOutput {
 /// as character references (`&#8;`, `&#13;`, `&#65534;`): CF writes those as they are, which
 /// makes a document that no XML parser reads (NUL and the other control characters, U+FFFE,
 /// U+FFFF) or that reads back with "\n" for "\r". CF's own reader reads the references, and so
-/// do ours (see docs/COMPATIBILITY.md). Eight bytes are tested at a time, and only a word
-/// holding one of them (or tab, line feed, or the lead byte 0xEF of U+FFFE) is looked at byte
-/// by byte: most text has none.
-private func escapedExtraBytes(_ utf8: Span<UInt8>) -> Int {
+/// do ours (see docs/COMPATIBILITY.md). Sixteen bytes are tested at a time (two words), and
+/// only a group holding one of them (or tab, line feed, or the lead byte 0xEF of U+FFFE) is
+/// looked at byte by byte: most text has none. `escapedExtraBytesByteByByte` is the reference.
+func escapedExtraBytes(_ utf8: Span<UInt8>) -> Int {
     var extra = 0
     var index = 0
-    while index + 8 <= utf8.count {
-        if mayNeedEscaping(utf8.word(at: index)) {
-            for offset in index..<index + 8 { extra += escapedExtraBytes(utf8, at: offset) }
+    while index + 16 <= utf8.count {
+        if mayNeedEscaping(utf8.twoWords(at: index)) {
+            for offset in index..<index + 16 { extra += escapedExtraBytes(utf8, at: offset) }
         }
-        index += 8
+        index += 16
     }
     guard index < utf8.count else { return extra }
-    // The last 1 to 7 bytes as one word (spaces after them), so that most tails are one test.
-    var tail: UInt64 = 0x2020_2020_2020_2020
-    for offset in index..<utf8.count { tail = tail << 8 | UInt64(utf8[offset]) }
-    guard mayNeedEscaping(tail) else { return extra }
+    // The last 1 to 15 bytes as two words (spaces for the missing ones), so that most tails
+    // are one test.
+    let spaces: UInt64 = 0x2020_2020_2020_2020
+    var (first, rest) = (spaces, spaces)
+    var offset = index
+    if offset + 8 <= utf8.count {
+        first = utf8.word(at: offset)
+        offset += 8
+    }
+    for position in offset..<utf8.count { rest = rest << 8 | UInt64(utf8[position]) }
+    guard mayNeedEscaping(SIMD2(first, rest)) else { return extra }
     for offset in index..<utf8.count { extra += escapedExtraBytes(utf8, at: offset) }
     return extra
 }
 
-/// Whether one of the 8 bytes of `word` may need escaping: `&`, `<`, `>`, a control character
-/// (tab and line feed too) or 0xEF (the lead byte of U+FFFE and U+FFFF).
+/// What `escapedExtraBytes` counts, one byte at a time.
+func escapedExtraBytesByteByByte(_ utf8: Span<UInt8>) -> Int {
+    var extra = 0
+    for index in utf8.indices { extra += escapedExtraBytes(utf8, at: index) }
+    return extra
+}
+
+/// Whether one of the 16 bytes of `words` may need escaping: `&`, `<`, `>`, a control
+/// character (tab and line feed too) or 0xEF (the lead byte of U+FFFE and U+FFFF). `<` and `>`
+/// (0x3C, 0x3E) are the bytes that are 0x3E once bit 1 is set.
 @inline(__always)
-private func mayNeedEscaping(_ word: UInt64) -> Bool {
-    let belowSpace = (word &- 0x20 &* XMLText.ones) & ~word & XMLText.highBits
+private func mayNeedEscaping(_ words: SIMD2<UInt64>) -> Bool {
+    let belowSpace =
+        (words &- SIMD2(repeating: 0x20 &* XMLText.ones)) & ~words & SIMD2(repeating: XMLText.highBits)
     let found =
-        XMLText.bytes(equalTo: 0x26, in: word) | XMLText.bytes(equalTo: 0x3C, in: word)
-        | XMLText.bytes(equalTo: 0x3E, in: word) | XMLText.bytes(equalTo: 0xEF, in: word) | belowSpace
-    return found != 0
+        XMLText.bytes(equalTo: 0x26, in: words)
+        | XMLText.bytes(equalTo: 0x3E, in: words | SIMD2(repeating: 0x02 &* XMLText.ones))
+        | XMLText.bytes(equalTo: 0xEF, in: words) | belowSpace
+    return found[0] | found[1] != 0
 }
 
 /// The bytes escaping adds for the byte at `index` (at most 5).
