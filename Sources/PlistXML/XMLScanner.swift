@@ -1,11 +1,5 @@
 package import PlistCore
 
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-
 /// Indexes XML property lists into an `XMLTable` without libxml2, for the documents real
 /// writers produce; it declines everything else, and the libxml2 reader reads those (and gives
 /// every error message).

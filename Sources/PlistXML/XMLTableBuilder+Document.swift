@@ -1,11 +1,5 @@
 import PlistCore
 
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-
 /// The document around the root value: the XML declaration, the doctype, the `plist` element's
 /// attributes and the comments between elements.
 extension XMLTableBuilder {

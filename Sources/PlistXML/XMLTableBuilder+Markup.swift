@@ -1,11 +1,5 @@
 import PlistCore
 
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-
 /// The markup: element names, start and end tags, text, characters and white space, and the
 /// limits' counts.
 extension XMLTableBuilder {

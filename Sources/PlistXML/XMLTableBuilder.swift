@@ -1,11 +1,5 @@
 import PlistCore
 
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-
 /// The fast path's state while it indexes one document into an `XMLTable` (`XMLScanner` is its
 /// entry). Its methods are split by the part of the document they read:
 /// `XMLTableBuilder+Document.swift` the prolog around the root (declaration, doctype, comments),

@@ -99,16 +99,10 @@ private struct JSONParser {
             return .array(elements)
         }
         while true {
-            cursor.skipSpace()
-            guard cursor.index < cursor.text.count else {
-                throw cursor.error(.truncated(what: "an array"), at: arrayStart)
-            }
+            try cursor.skipSpace(inside: "an array", startingAt: arrayStart)
             locator?.enter(.index(elements.count), depth: depth, at: cursor.index)
             elements.append(try value(depth: depth))
-            cursor.skipSpace()
-            guard cursor.index < cursor.text.count else {
-                throw cursor.error(.truncated(what: "an array"), at: arrayStart)
-            }
+            try cursor.skipSpace(inside: "an array", startingAt: arrayStart)
             if cursor.text[cursor.index] == 0x2C {
                 cursor.index += 1
             } else if cursor.text[cursor.index] == 0x5D {
@@ -184,10 +178,7 @@ private struct JSONParser {
             locator?.enter(.key(key), depth: depth, at: cursor.index)
             keys.append(key)
             values.append(try value(depth: depth))
-            cursor.skipSpace()
-            guard cursor.index < cursor.text.count else {
-                throw cursor.error(.truncated(what: "an object"), at: objectStart)
-            }
+            try cursor.skipSpace(inside: "an object", startingAt: objectStart)
             if cursor.text[cursor.index] == 0x2C {
                 cursor.index += 1
             } else if cursor.text[cursor.index] == 0x7D {
@@ -201,23 +192,14 @@ private struct JSONParser {
 
     /// A key, its `:` and the space after it, in the object that starts at `objectStart`.
     mutating func key(objectStart: Int) throws(PlistError) -> (key: String, start: Int) {
-        cursor.skipSpace()
-        guard cursor.index < cursor.text.count else {
-            throw cursor.error(.truncated(what: "an object"), at: objectStart)
-        }
+        try cursor.skipSpace(inside: "an object", startingAt: objectStart)
         guard cursor.text[cursor.index] == 0x22 else { throw unexpected("object", "a key in double quotes") }
         let keyStart = cursor.index
         let key = try string()
-        cursor.skipSpace()
-        guard cursor.index < cursor.text.count else {
-            throw cursor.error(.truncated(what: "an object"), at: objectStart)
-        }
+        try cursor.skipSpace(inside: "an object", startingAt: objectStart)
         guard cursor.text[cursor.index] == 0x3A else { throw unexpected("object", "`:` after the key") }
         cursor.index += 1
-        cursor.skipSpace()
-        guard cursor.index < cursor.text.count else {
-            throw cursor.error(.truncated(what: "an object"), at: objectStart)
-        }
+        try cursor.skipSpace(inside: "an object", startingAt: objectStart)
         return (key, keyStart)
     }
 
@@ -241,10 +223,7 @@ private struct JSONParser {
 
     /// The `}` that must follow a typed value's content.
     mutating func endOfTaggedValue(_ tag: JSONTag, objectStart: Int) throws(PlistError) {
-        cursor.skipSpace()
-        guard cursor.index < cursor.text.count else {
-            throw cursor.error(.truncated(what: "an object"), at: objectStart)
-        }
+        try cursor.skipSpace(inside: "an object", startingAt: objectStart)
         guard cursor.text[cursor.index] == 0x7D else {
             throw invalid(tag.rawValue, "a typed value must be the object's only key", at: cursor.index)
         }

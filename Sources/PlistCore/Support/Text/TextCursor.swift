@@ -65,6 +65,13 @@ package struct TextCursor {
     /// Skips white space as JSON and XML define it.
     package mutating func skipSpace() { index = Self.endOfSpace(in: text.span, from: index) }
 
+    /// Skips white space inside a `what` that starts at `start`, which goes on after it.
+    /// - Throws: a truncated `what` at the end of the text.
+    package mutating func skipSpace(inside what: String, startingAt start: Int) throws(PlistError) {
+        skipSpace()
+        guard index < text.count else { throw error(.truncated(what: what), at: start) }
+    }
+
     /// Whether `byte` is white space in JSON and XML: space, tab, line feed, carriage return.
     @inlinable @inline(__always)
     package static func isSpace(_ byte: UInt8) -> Bool {
