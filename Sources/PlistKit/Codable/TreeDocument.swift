@@ -29,35 +29,17 @@ final class TreeDocument: IndexedPlist {
 
     func scalar(_ node: Int) -> Plist? { kind(of: node) == .scalar ? nodes[node] : nil }
 
-    func integer(_ node: Int) -> PlistInteger? {
-        guard case .integer(let integer) = nodes[node] else { return nil }
-        return integer
-    }
+    func integer(_ node: Int) -> PlistInteger? { nodes[node].integer }
 
-    func real(_ node: Int) -> Double? {
-        guard case .real(let real) = nodes[node] else { return nil }
-        return real
-    }
+    func real(_ node: Int) -> Double? { nodes[node].double }
 
-    func string(_ node: Int) -> String? {
-        guard case .string(let string) = nodes[node] else { return nil }
-        return string
-    }
+    func string(_ node: Int) -> String? { nodes[node].string }
 
-    func bool(_ node: Int) -> Bool? {
-        guard case .bool(let bool) = nodes[node] else { return nil }
-        return bool
-    }
+    func bool(_ node: Int) -> Bool? { nodes[node].bool }
 
-    func date(_ node: Int) -> Double? {
-        guard case .date(let date) = nodes[node] else { return nil }
-        return date.timeIntervalSinceReferenceDate
-    }
+    func date(_ node: Int) -> Double? { nodes[node].date?.timeIntervalSinceReferenceDate }
 
-    func isNull(_ node: Int) -> Bool {
-        guard case .string(let string) = nodes[node] else { return false }
-        return string == "$null"
-    }
+    func isNull(_ node: Int) -> Bool { nodes[node].string == "$null" }
 
     /// Keys all ASCII are matched in place; others as `String`s, as Foundation's decoder keys its
     /// containers (canonically equivalent keys are one key, with the first spelling and the last
