@@ -137,15 +137,9 @@ struct DomainFile: Sendable {
 
     /// Moves a damaged file aside to `<path>.corrupt-<UTC time>` and returns that path.
     func moveAside() -> String? {
-        var now = time(nil)
-        // SAFETY: `tm` is unsafe only for its `tm_zone` pointer, which is never read here;
-        // `gmtime_r` fills `parts` through pointers to these locals and keeps neither.
-        var parts = unsafe tm()
-        unsafe gmtime_r(&now, &parts)
-        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        let stamp =
-            unsafe "\(parts.tm_year + 1900)\(two(parts.tm_mon + 1))\(two(parts.tm_mday))T"
-            + "\(two(parts.tm_hour))\(two(parts.tm_min))\(two(parts.tm_sec))Z"
+        // `YYYYMMDDTHHMMSSZ`: the ISO 8601 time without its separators.
+        let now = DateText.iso8601(seconds: Date.now.timeIntervalSinceReferenceDate.rounded(.down)) ?? ""
+        let stamp = String(now.filter { $0 != "-" && $0 != ":" })
         var target = path + ".corrupt-" + stamp
         var suffix = 1
         while FileIdentity(path: target) != nil {

@@ -47,33 +47,17 @@ final class DomainStore: Sendable {
         self.file = file
     }
 
-    deinit {
-        let key = Array(file.path.utf8)
-        Self.live.withLock { table in
-            if table[key]?.store == nil { table[key] = nil }
-        }
-    }
+    deinit { Self.live.dropIfGone(ExactKey(file.path)) }
 
     // MARK: Sharing
 
-    private struct Entry: @unchecked Sendable {
-        // Only read under the registry's lock. Weak, so that a domain nobody uses is freed.
-        weak var store: DomainStore?
-    }
-
-    /// The live stores, by their file's path (bytes: two spellings of a name are two files).
-    private static let live = Mutex<[[UInt8]: Entry]>([:])
+    /// The live stores, by their file's path (exact: two spellings of a name are two files).
+    private static let live = WeakRegistry<ExactKey, DomainStore>()
 
     /// The process's store of the domain `domain` whose file is in `folder`.
     static func shared(folder: String, domain: String) -> DomainStore {
         let file = DomainFile(folder: folder, domain: domain)
-        let key = Array(file.path.utf8)
-        return live.withLock { table in
-            if let store = table[key]?.store { return store }
-            let store = DomainStore(name: domain, file: file)
-            table[key] = Entry(store: store)
-            return store
-        }
+        return live.object(ExactKey(file.path)) { DomainStore(name: domain, file: file) }
     }
 
     // MARK: Lookups
@@ -113,16 +97,7 @@ final class DomainStore: Sendable {
             return try file.read()
         } catch  where error.code == .damagedFile {
             do throws(PlistStoreError) {
-                return try file.withLock { () throws(PlistStoreError) in
-                    do throws(PlistStoreError) {
-                        return try file.read()
-                    } catch  where error.code == .damagedFile {
-                        var kept = error
-                        kept.movedTo = file.moveAside()
-                        errors.append(kept)
-                        return ([:], nil)
-                    }
-                }
+                return try file.withLock { () throws(PlistStoreError) in try readMovingDamageAside(&errors) }
             } catch {
                 errors.append(error)
                 return ([:], nil)
@@ -210,6 +185,27 @@ final class DomainStore: Sendable {
         }
     }
 
+    /// The file's entries and identity, read under the domain's lock. A damaged file is moved
+    /// aside and reported, and the domain is empty (no file).
+    /// - Throws: the damaged file's error when it cannot be moved aside (it is then never
+    ///   replaced), and the file's other errors.
+    private func readMovingDamageAside(_ errors: inout [PlistStoreError]) throws(PlistStoreError) -> (
+        PlistDictionary, FileIdentity?
+    ) {
+        do throws(PlistStoreError) {
+            return try file.read()
+        } catch  where error.code == .damagedFile {
+            var kept = error
+            guard let movedTo = file.moveAside() else {
+                kept.message += "; it could not be moved aside, so it was not replaced"
+                throw kept
+            }
+            kept.movedTo = movedTo
+            errors.append(kept)
+            return ([:], nil)
+        }
+    }
+
     /// Under the domain's lock: reads the file, applies `pending` (and `transform`), and writes
     /// the result when it differs from the file. Returns the result and the changes it made.
     private func writeMerged(
@@ -219,21 +215,8 @@ final class DomainStore: Sendable {
     ) throws(PlistStoreError) -> (PlistDictionary, OrderedDictionary<ExactKey, Change>) {
         try DomainFile.createFolders(file.folder)
         return try file.withLock { () throws(PlistStoreError) in
-            var disk: PlistDictionary
-            var exists: Bool
-            do throws(PlistStoreError) {
-                let read = try file.read()
-                (disk, exists) = (read.0, read.1 != nil)
-            } catch  where error.code == .damagedFile {
-                var kept = error
-                guard let movedTo = file.moveAside() else {
-                    kept.message += "; it could not be moved aside, so it was not replaced"
-                    throw kept
-                }
-                kept.movedTo = movedTo
-                errors.append(kept)
-                (disk, exists) = ([:], false)
-            }
+            let read = try readMovingDamageAside(&errors)
+            let (disk, exists) = (read.0, read.1 != nil)
             var merged = replaced ? [:] : disk
             for (key, change) in pending { merged.apply(change, forKey: key.string) }
             var written = pending

@@ -31,13 +31,8 @@ extension Preferences {
 /// through one `atexit` handler installed with the first store, and, once asked, when SIGTERM,
 /// SIGHUP or SIGINT arrive.
 enum ExitFlush {
-    private struct Entry: @unchecked Sendable {
-        // The store is only read under the registry's lock; the reference is weak so that a
-        // store is still freed (and flushed by its deinit) when its owner lets it go.
-        weak var store: Preferences?
-    }
-
-    private static let stores = Mutex<[ObjectIdentifier: Entry]>([:])
+    /// Weak, so that a store is still freed (and flushed by its deinit) when its owner lets it go.
+    private static let stores = WeakRegistry<ObjectIdentifier, Preferences>()
     private static let installed: Bool = {
         atexit { ExitFlush.flushAll() }
         return true
@@ -45,16 +40,15 @@ enum ExitFlush {
 
     static func register(_ store: Preferences) {
         _ = installed
-        stores.withLock { $0[ObjectIdentifier(store)] = Entry(store: store) }
+        stores.register(store, as: ObjectIdentifier(store))
     }
 
     static func unregister(_ store: Preferences) {
-        _ = stores.withLock { $0.removeValue(forKey: ObjectIdentifier(store)) }
+        stores.drop(ObjectIdentifier(store))
     }
 
     private static func flushAll() {
-        let live = stores.withLock { $0.values.compactMap(\.store) }
-        for store in live { store.flushPending() }
+        for store in stores.objects { store.flushPending() }
     }
 
     // MARK: Signals

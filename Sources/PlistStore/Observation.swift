@@ -152,7 +152,7 @@ final class Observation: Sendable {
         }
 
         func deliver(_ changes: [PreferenceChange]) {
-            let wanted = changes.filter { key == nil || $0.key.utf8.elementsEqual(key!.utf8) }
+            let wanted = key.map { key in changes.filter { ExactKey($0.key) == ExactKey(key) } } ?? changes
             if let handler {
                 wanted.forEach(handler)
             } else if !wanted.isEmpty {

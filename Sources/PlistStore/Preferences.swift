@@ -61,9 +61,9 @@ public final class Preferences: Sendable {
         var suites: [DomainStore] = []
         /// By the exact spelling of their names, as persistent domains are.
         var volatile: [ExactKey: PlistDictionary] = [:]
-        /// Every other domain this object used, by the bytes of its name; kept alive (and
-        /// flushed) as long as this object lives.
-        var used: [[UInt8]: DomainStore] = [:]
+        /// Every other domain this object used, by the exact spelling of its name; kept alive
+        /// (and flushed) as long as this object lives.
+        var used: [ExactKey: DomainStore] = [:]
     }
 
     /// A store for the persistent domain `domain` in `container`.
@@ -277,7 +277,7 @@ public final class Preferences: Sendable {
 
     /// Stops searching the suite `name`.
     public func removeSuite(named name: String) {
-        local.withLock { $0.suites.removeAll { $0.name.utf8.elementsEqual(name.utf8) } }
+        local.withLock { $0.suites.removeAll { ExactKey($0.name) == ExactKey(name) } }
     }
 
     /// The entries of the persistent domain `name` as the Swift values of ``object(forKey:)``
@@ -411,9 +411,9 @@ public final class Preferences: Sendable {
 
     /// The store of the persistent domain `name`, shared with the process's other users of it.
     func store(forDomain name: String) -> DomainStore {
-        if name.utf8.elementsEqual(domain.utf8) { return own }
-        if let global, name.utf8.elementsEqual(Self.globalDomain.utf8) { return global }
-        let key = Array(name.utf8)
+        let key = ExactKey(name)
+        if key == ExactKey(domain) { return own }
+        if let global, key == ExactKey(Self.globalDomain) { return global }
         if let store = local.withLock({ $0.used[key] }) { return store }
         let store = DomainStore.shared(folder: container.preferencesFolder(forDomain: name), domain: name)
         return local.withLock { local in

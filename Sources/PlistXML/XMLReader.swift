@@ -52,30 +52,32 @@ enum XMLReader {
         unsafe xmlFreeParserCtxt(parser)
     }
 
+    /// Where the document starts in `bytes`, and the lines and columns skipped before it:
+    /// CoreFoundation accepts white space before `<?xml`, which XML itself does not, so it is
+    /// skipped (after a UTF-8 byte-order mark) and positions are reported in the original text.
+    private static func documentStart(of bytes: Span<UInt8>) -> (start: Int, shift: TextShift) {
+        let mark = TextCursor.markLength(of: bytes)
+        let end = TextCursor.endOfSpace(in: bytes, from: mark)
+        var skippedLines = 0
+        var lineStart = mark
+        for index in mark..<end where bytes[index] == 0x0A {
+            skippedLines += 1
+            lineStart = index + 1
+        }
+        let start = end > mark && end < bytes.count && bytes[end] == UInt8(ascii: "<") ? end : mark
+        return (start, TextShift(lines: skippedLines, firstLineColumns: start == end ? end - lineStart : 0))
+    }
+
     private static func parseUTF8(
         _ bytes: Span<UInt8>, options: PlistReadOptions, ignoringDeclaredEncoding: Bool,
         into state: inout XMLParseState
     ) throws(PlistError) {
-        // CoreFoundation accepts white space before `<?xml`, which XML itself does not: skip it
-        // (after a UTF-8 byte-order mark) and report positions in the original text.
-        var start = bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF ? 3 : 0
-        var skippedLines = 0
-        var lineStart = start
-        var index = start
-        while index < bytes.count, isXMLWhitespace(bytes[index]) {
-            if bytes[index] == 0x0A {
-                skippedLines += 1
-                lineStart = index + 1
-            }
-            index += 1
-        }
-        if index > start, index < bytes.count, bytes[index] == UInt8(ascii: "<") { start = index }
+        let (start, shift) = documentStart(of: bytes)
+        state.shift = shift
         guard bytes.count - start <= Int(Int32.max) else {
             throw PlistError(.malformedXML("XML documents over 2 GiB are not supported"), at: 0)
         }
 
-        state.shift = TextShift(
-            lines: skippedLines, firstLineColumns: start == index ? index - lineStart : 0)
         raiseDepthLimit(to: options.maxDepth)
         plist_silence_xml_messages()
         var handler = unsafe saxHandler()
@@ -127,19 +129,8 @@ enum XMLReader {
         var state = XMLParseState(builder: XMLTreeBuilder(options: options, streamingTo: writer))
         state.openLines = []
         // As `parseUTF8`: a byte-order mark and white space before `<` are skipped (in the first chunk).
-        var start = chunk.count >= 3 && chunk[0] == 0xEF && chunk[1] == 0xBB && chunk[2] == 0xBF ? 3 : 0
-        var skippedLines = 0
-        var lineStart = start
-        var index = start
-        while index < chunk.count, isXMLWhitespace(chunk[index]) {
-            if chunk[index] == 0x0A {
-                skippedLines += 1
-                lineStart = index + 1
-            }
-            index += 1
-        }
-        if index > start, index < chunk.count, chunk[index] == UInt8(ascii: "<") { start = index }
-        state.shift = TextShift(lines: skippedLines, firstLineColumns: start == index ? index - lineStart : 0)
+        let (start, shift) = documentStart(of: chunk.span)
+        state.shift = shift
         raiseDepthLimit(to: options.maxDepth)
         plist_silence_xml_messages()
         var handler = unsafe saxHandler()

@@ -13,13 +13,13 @@ enum XMLScalars {
     /// `S* [+-]? S* (0x hex | decimal)`, in `Int64.min...UInt64.max` (leading white space only).
     static func integer(_ text: Span<UInt8>) throws(Rejection) -> PlistInteger {
         var index = 0
-        skipWhitespace(text, &index)
+        index = TextCursor.endOfSpace(in: text, from: index)
         var negative = false
         if index < text.count, text[index] == UInt8(ascii: "+") || text[index] == UInt8(ascii: "-") {
             negative = text[index] == UInt8(ascii: "-")
             index += 1
         }
-        skipWhitespace(text, &index)
+        index = TextCursor.endOfSpace(in: text, from: index)
         var radix: UInt64 = 10
         if index + 1 < text.count, text[index] == UInt8(ascii: "0"), text[index + 1] | 0x20 == UInt8(ascii: "x") {
             radix = 16
@@ -55,7 +55,7 @@ enum XMLScalars {
         default: break
         }
         var index = 0
-        skipWhitespace(text, &index)
+        index = TextCursor.endOfSpace(in: text, from: index)
         let start = index
         if index < text.count, text[index] == UInt8(ascii: "+") || text[index] == UInt8(ascii: "-") { index += 1 }
         let integerDigits = skipDigits(text, &index)
@@ -187,17 +187,17 @@ enum XMLScalars {
             var index = 0
             var lineLength = 0
             while true {
-                skipWhitespace(text, &index)
+                index = TextCursor.endOfSpace(in: text, from: index)
                 guard index < text.count else { return }
                 var end = index + lineLength
                 var count: Int
-                if lineLength > 0, end <= text.count, end == text.count || isXMLWhitespace(text[end]),
+                if lineLength > 0, end <= text.count, end == text.count || TextCursor.isSpace(text[end]),
                     let strict = strictBase64(text.extracting(index..<end), into: &output)
                 {
                     count = strict
                 } else {
                     end = index
-                    while end < text.count, !isXMLWhitespace(text[end]) { end += 1 }
+                    while end < text.count, !TextCursor.isSpace(text[end]) { end += 1 }
                     guard let strict = strictBase64(text.extracting(index..<end), into: &output) else {
                         return lenientBase64(text.extracting(index...), into: &output)
                     }
@@ -267,10 +267,6 @@ enum XMLScalars {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    private static func skipWhitespace(_ text: Span<UInt8>, _ index: inout Int) {
-        while index < text.count, isXMLWhitespace(text[index]) { index += 1 }
-    }
-
     private static func skipDigits(_ text: Span<UInt8>, _ index: inout Int) -> Int {
         let start = index
         while index < text.count, (0x30...0x39).contains(text[index]) { index += 1 }
@@ -292,9 +288,4 @@ struct Rejection: Error {
     var kind: PlistError.Kind
 
     init(_ kind: PlistError.Kind) { self.kind = kind }
-}
-
-/// XML's white space: space, tab, carriage return, line feed.
-func isXMLWhitespace(_ byte: UInt8) -> Bool {
-    byte == 0x20 || byte == 0x09 || byte == 0x0D || byte == 0x0A
 }

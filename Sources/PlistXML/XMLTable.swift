@@ -86,7 +86,7 @@ package final class XMLTable: IndexedPlist {
             /// A key of more than 65,535 bytes: `end` holds its length, not its first 8 bytes, and
             /// its dictionary's keys are compared as strings.
             static let longKey = Flags(rawValue: 1 << 6)
-            /// A dictionary of at most `XMLScan.unsortedKeyLimit` keys, unescaped ASCII, all
+            /// A dictionary of at most `XMLTableBuilder.unsortedKeyLimit` keys, unescaped ASCII, all
             /// different, not in order: its rows of `keyPrefixes` are in document order, and a key
             /// is found by reading them one after another. (Sorting the few keys of every record cost
             /// more than that.)

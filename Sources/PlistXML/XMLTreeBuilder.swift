@@ -123,7 +123,7 @@ struct XMLTreeBuilder {
     mutating func characters(_ chunk: some Collection<UInt8>) throws(Rejection) {
         if let element = open.last, element.isLeaf {
             text.append(contentsOf: chunk)
-        } else if !chunk.allSatisfy(isXMLWhitespace) {
+        } else if !chunk.allSatisfy(TextCursor.isSpace) {
             throw Rejection(.unexpectedText)
         }
     }
@@ -171,7 +171,7 @@ struct XMLTreeBuilder {
             try count(contentBytes: data.count)
             try deliver(.data(data))
         case .true, .false:
-            guard text.allSatisfy(isXMLWhitespace) else {
+            guard text.allSatisfy(TextCursor.isSpace) else {
                 throw Rejection(.invalidValue(element: element.rawValue, text: String(decoding: text, as: UTF8.self)))
             }
             try deliver(.bool(element == .true))

@@ -68,6 +68,8 @@ struct PreferencesDiskTests {
         #expect(error.code == .damagedFile)
         let kept = try #require(error.movedTo)
         #expect(kept.hasPrefix(folder + "/d.plist.corrupt-"))
+        // The suffix is the UTC time, `YYYYMMDDTHHMMSSZ`.
+        #expect(kept.dropFirst(folder.count).wholeMatch(of: /\/d\.plist\.corrupt-\d{8}T\d{6}Z/) != nil, "\(kept)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: kept)) == garbage)
         store.set(1, forKey: "k")
         try store.synchronize()

@@ -395,7 +395,7 @@ package struct FlatKeys {
     private func isNamed(_ number: Int32, _ name: String) -> Bool {
         let key = names[Int(number)]
         guard key.utf8.count == name.utf8.count else { return false }
-        guard isASCII[Int(number)] else { return key.utf8.elementsEqual(name.utf8) }
+        guard isASCII[Int(number)] else { return ExactKey(key) == ExactKey(name) }
         return key == name
     }
 

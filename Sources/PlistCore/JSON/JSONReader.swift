@@ -23,16 +23,13 @@ enum JSONReader {
         guard var parser = try? JSONParser(input: input, options: options) else { return nil }
         parser.locator = PathLocator(path: path)
         _ = try? parser.document()
-        return parser.locator?.mark.map { TextPosition(of: $0, in: parser.text, from: parser.start) }
+        return parser.locator?.mark.map { TextPosition(of: $0, in: parser.cursor.text, from: parser.cursor.start) }
     }
 }
 
 private struct JSONParser {
-    let text: [UInt8]
-    let start: Int
+    var cursor: TextCursor
     let options: PlistReadOptions
-    var budget: ReadBudget
-    var index: Int
     var scratch: [UInt8] = []
     /// Set to find where a value begins.
     var locator: PathLocator<Int>?
@@ -41,63 +38,26 @@ private struct JSONParser {
 
     /// A parser at the start of `input`, transcoded to UTF-8 when it is UTF-16 or UTF-32.
     init(input: [UInt8], options: PlistReadOptions) throws(PlistError) {
-        (text, start) = try UnicodeText.utf8Text(of: input)
+        cursor = try TextCursor(input: input, options: options)
         self.options = options
-        budget = ReadBudget(options)
-        index = start
     }
 
     /// The value of the whole text.
     mutating func document() throws(PlistError) -> Plist {
-        skipSpace()
+        cursor.skipSpace()
         let value = try self.value(depth: 0)
-        skipSpace()
-        guard index == text.count else {
-            throw invalid("JSON", "more text after the top-level value: " + found(at: index), at: index)
+        cursor.skipSpace()
+        guard cursor.index == cursor.text.count else {
+            throw invalid(
+                "JSON", "more text after the top-level value: " + cursor.found(at: cursor.index), at: cursor.index)
         }
         return value
     }
 
     // MARK: Errors and limits
 
-    func error(_ kind: PlistError.Kind, at offset: Int) -> PlistError {
-        PlistError(kind, at: offset, position: TextPosition(of: offset, in: text, from: start))
-    }
-
     func invalid(_ element: String, _ detail: String, at offset: Int) -> PlistError {
-        error(.syntax(element == "JSON" ? detail : element + ": " + detail), at: offset)
-    }
-
-    func found(at offset: Int) -> String {
-        guard offset < text.count else { return "the end" }
-        let byte = text[offset]
-        if byte >= 0x21 && byte < 0x7F { return "`" + String(UnicodeScalar(byte)) + "`" }
-        let digits = String(byte, radix: 16, uppercase: true)
-        return "byte 0x" + (digits.count == 1 ? "0" + digits : digits)
-    }
-
-    /// Counts a value of `added` bytes of string or data content.
-    mutating func count(contentBytes added: Int, at offset: Int) throws(PlistError) {
-        do throws(PlistError) { try budget.countValue(contentBytes: added, at: offset) } catch { throw located(error) }
-    }
-
-    /// Counts a key's bytes (a key is no value of its own).
-    mutating func add(contentBytes added: Int, at offset: Int) throws(PlistError) {
-        do throws(PlistError) { try budget.count(contentBytes: added, at: offset) } catch { throw located(error) }
-    }
-
-    /// `error` (from the budget) with its line and column.
-    func located(_ error: PlistError) -> PlistError {
-        self.error(error.kind, at: error.byteOffset ?? 0)
-    }
-
-    mutating func skipSpace() {
-        while index < text.count {
-            switch text[index] {
-            case 0x20, 0x09, 0x0A, 0x0D: index += 1
-            default: return
-            }
-        }
+        cursor.error(.syntax(element == "JSON" ? detail : element + ": " + detail), at: offset)
     }
 
     // MARK: Values
@@ -107,8 +67,8 @@ private struct JSONParser {
     // temporary its own stack slot): scalars and error messages are made in other functions.
 
     mutating func value(depth: Int) throws(PlistError) -> Plist {
-        guard index < text.count else { throw error(.noValue, at: index) }
-        switch text[index] {
+        guard cursor.index < cursor.text.count else { throw cursor.error(.noValue, at: cursor.index) }
+        switch cursor.text[cursor.index] {
         case 0x7B:  // {
             try enterContainer(depth: depth)
             return try object(depth: depth + 1, readsTags: true)
@@ -122,31 +82,31 @@ private struct JSONParser {
 
     /// Checks the depth and counts the container that starts at `index`.
     mutating func enterContainer(depth: Int) throws(PlistError) {
-        do throws(PlistError) { try budget.enter(depth: depth, at: index) } catch { throw located(error) }
-        try count(contentBytes: 0, at: index)
+        do throws(PlistError) { try cursor.budget.enter(depth: depth, at: cursor.index) } catch {
+            throw cursor.located(error)
+        }
+        try cursor.count(contentBytes: 0, at: cursor.index)
     }
 
     /// The array that starts at `index`, whose elements are at `depth`.
     mutating func array(depth: Int) throws(PlistError) -> Plist {
-        let arrayStart = index
-        index += 1
+        let arrayStart = cursor.index
+        cursor.index += 1
         var elements: [Plist] = []
-        skipSpace()
-        if index < text.count, text[index] == 0x5D {
-            index += 1
+        cursor.skipSpace()
+        if cursor.index < cursor.text.count, cursor.text[cursor.index] == 0x5D {
+            cursor.index += 1
             return .array(elements)
         }
         while true {
-            skipSpace()
-            guard index < text.count else { throw error(.truncated(what: "an array"), at: arrayStart) }
-            locator?.enter(.index(elements.count), depth: depth, at: index)
+            try cursor.skipSpace(inside: "an array", startingAt: arrayStart)
+            locator?.enter(.index(elements.count), depth: depth, at: cursor.index)
             elements.append(try value(depth: depth))
-            skipSpace()
-            guard index < text.count else { throw error(.truncated(what: "an array"), at: arrayStart) }
-            if text[index] == 0x2C {
-                index += 1
-            } else if text[index] == 0x5D {
-                index += 1
+            try cursor.skipSpace(inside: "an array", startingAt: arrayStart)
+            if cursor.text[cursor.index] == 0x2C {
+                cursor.index += 1
+            } else if cursor.text[cursor.index] == 0x5D {
+                cursor.index += 1
                 return .array(elements)
             } else {
                 throw unexpected("array", "`,` or `]`")
@@ -156,22 +116,23 @@ private struct JSONParser {
 
     /// A string, number, `true`, `false` or `null` at `index`.
     mutating func scalar() throws(PlistError) -> Plist {
-        let valueStart = index
-        switch text[index] {
+        let valueStart = cursor.index
+        switch cursor.text[cursor.index] {
         case 0x22:  // "
             let string = try self.string()
-            try count(contentBytes: string.utf8.count, at: valueStart)
+            try cursor.count(contentBytes: string.utf8.count, at: valueStart)
             return .string(string)
         case 0x74: return try literal("true", .bool(true))
         case 0x66: return try literal("false", .bool(false))
         case 0x6E:
             guard let null = options.jsonNull else {
                 throw invalid(
-                    "JSON", "null has no property-list value (PlistReadOptions.jsonNull can give it one)", at: index)
+                    "JSON", "null has no property-list value (PlistReadOptions.jsonNull can give it one)",
+                    at: cursor.index)
             }
             return try literal("null", null)
         case 0x2D, 0x30...0x39:
-            try count(contentBytes: 0, at: index)
+            try cursor.count(contentBytes: 0, at: cursor.index)
             return try number()
         default:
             throw unexpected("JSON", "a value")
@@ -180,30 +141,30 @@ private struct JSONParser {
 
     /// `context: expected <expectation>, found <what is at index>`, at `index`.
     func unexpected(_ context: String, _ expectation: String) -> PlistError {
-        invalid(context, "expected " + expectation + ", found " + found(at: index), at: index)
+        invalid(context, "expected " + expectation + ", found " + cursor.found(at: cursor.index), at: cursor.index)
     }
 
     mutating func literal(_ word: String, _ value: Plist) throws(PlistError) -> Plist {
-        let wordStart = index
+        let wordStart = cursor.index
         for byte in word.utf8 {
-            guard index < text.count, text[index] == byte else {
+            guard cursor.index < cursor.text.count, cursor.text[cursor.index] == byte else {
                 throw invalid("JSON", "expected `\(word)`", at: wordStart)
             }
-            index += 1
+            cursor.index += 1
         }
-        try count(contentBytes: 0, at: wordStart)
+        try cursor.count(contentBytes: 0, at: wordStart)
         return value
     }
 
     /// An object; with `readsTags`, one whose first key is a tag is a typed value.
     mutating func object(depth: Int, readsTags: Bool) throws(PlistError) -> Plist {
-        let objectStart = index
-        index += 1
+        let objectStart = cursor.index
+        cursor.index += 1
         var keys: [String] = []
         var values: [Plist] = []
-        skipSpace()
-        if index < text.count, text[index] == 0x7D {
-            index += 1
+        cursor.skipSpace()
+        if cursor.index < cursor.text.count, cursor.text[cursor.index] == 0x7D {
+            cursor.index += 1
             return .dictionary([:])
         }
         while true {
@@ -213,16 +174,15 @@ private struct JSONParser {
             {
                 return tagged
             }
-            try add(contentBytes: key.utf8.count, at: keyStart)
-            locator?.enter(.key(key), depth: depth, at: index)
+            try cursor.add(contentBytes: key.utf8.count, at: keyStart)
+            locator?.enter(.key(key), depth: depth, at: cursor.index)
             keys.append(key)
             values.append(try value(depth: depth))
-            skipSpace()
-            guard index < text.count else { throw error(.truncated(what: "an object"), at: objectStart) }
-            if text[index] == 0x2C {
-                index += 1
-            } else if text[index] == 0x7D {
-                index += 1
+            try cursor.skipSpace(inside: "an object", startingAt: objectStart)
+            if cursor.text[cursor.index] == 0x2C {
+                cursor.index += 1
+            } else if cursor.text[cursor.index] == 0x7D {
+                cursor.index += 1
                 return .dictionary(keySets.dictionary(keys: keys, values: values))
             } else {
                 throw unexpected("object", "`,` or `}`")
@@ -232,17 +192,14 @@ private struct JSONParser {
 
     /// A key, its `:` and the space after it, in the object that starts at `objectStart`.
     mutating func key(objectStart: Int) throws(PlistError) -> (key: String, start: Int) {
-        skipSpace()
-        guard index < text.count else { throw error(.truncated(what: "an object"), at: objectStart) }
-        guard text[index] == 0x22 else { throw unexpected("object", "a key in double quotes") }
-        let keyStart = index
+        try cursor.skipSpace(inside: "an object", startingAt: objectStart)
+        guard cursor.text[cursor.index] == 0x22 else { throw unexpected("object", "a key in double quotes") }
+        let keyStart = cursor.index
         let key = try string()
-        skipSpace()
-        guard index < text.count else { throw error(.truncated(what: "an object"), at: objectStart) }
-        guard text[index] == 0x3A else { throw unexpected("object", "`:` after the key") }
-        index += 1
-        skipSpace()
-        guard index < text.count else { throw error(.truncated(what: "an object"), at: objectStart) }
+        try cursor.skipSpace(inside: "an object", startingAt: objectStart)
+        guard cursor.text[cursor.index] == 0x3A else { throw unexpected("object", "`:` after the key") }
+        cursor.index += 1
+        try cursor.skipSpace(inside: "an object", startingAt: objectStart)
         return (key, keyStart)
     }
 
@@ -252,10 +209,10 @@ private struct JSONParser {
     /// key is no tag. The tag must be the object's only key.
     mutating func taggedValue(key: String, objectStart: Int, depth: Int) throws(PlistError) -> Plist? {
         guard key.utf8.first == 0x24, let tag = JSONTag(rawValue: key) else { return nil }
-        let contentStart = index
+        let contentStart = cursor.index
         let content: Plist
-        if tag == .dictionary, text[index] == 0x7B {
-            try count(contentBytes: 0, at: index)
+        if tag == .dictionary, cursor.text[cursor.index] == 0x7B {
+            try cursor.count(contentBytes: 0, at: cursor.index)
             content = try object(depth: depth + 1, readsTags: false)
         } else {
             content = try value(depth: depth)
@@ -266,12 +223,11 @@ private struct JSONParser {
 
     /// The `}` that must follow a typed value's content.
     mutating func endOfTaggedValue(_ tag: JSONTag, objectStart: Int) throws(PlistError) {
-        skipSpace()
-        guard index < text.count else { throw error(.truncated(what: "an object"), at: objectStart) }
-        guard text[index] == 0x7D else {
-            throw invalid(tag.rawValue, "a typed value must be the object's only key", at: index)
+        try cursor.skipSpace(inside: "an object", startingAt: objectStart)
+        guard cursor.text[cursor.index] == 0x7D else {
+            throw invalid(tag.rawValue, "a typed value must be the object's only key", at: cursor.index)
         }
-        index += 1
+        cursor.index += 1
     }
 
     /// The typed value `tag` makes of `content`. Apart from `taggedValue`, so that the frames of
@@ -306,15 +262,15 @@ private struct JSONParser {
     // MARK: Strings
 
     mutating func string() throws(PlistError) -> String {
-        let quote = index
-        index += 1
-        let contentStart = index
+        let quote = cursor.index
+        cursor.index += 1
+        let contentStart = cursor.index
         // Fast path: no escapes.
-        while index < text.count {
-            let byte = text[index]
+        while cursor.index < cursor.text.count {
+            let byte = cursor.text[cursor.index]
             if byte == 0x22 {
-                let bytes = text[contentStart..<index]
-                index += 1
+                let bytes = cursor.text[contentStart..<cursor.index]
+                cursor.index += 1
                 guard let string = String(validating: bytes, as: UTF8.self) else {
                     throw invalid("string", "invalid UTF-8", at: firstInvalidUTF8(from: contentStart))
                 }
@@ -322,17 +278,19 @@ private struct JSONParser {
             }
             if byte == 0x5C { break }
             if byte < 0x20 {
-                throw invalid("string", "a control character must be escaped (\(found(at: index)))", at: index)
+                throw invalid(
+                    "string", "a control character must be escaped (\(cursor.found(at: cursor.index)))",
+                    at: cursor.index)
             }
-            index += 1
+            cursor.index += 1
         }
         scratch.removeAll(keepingCapacity: true)
-        scratch.append(contentsOf: text[contentStart..<index])
-        while index < text.count {
-            let byte = text[index]
+        scratch.append(contentsOf: cursor.text[contentStart..<cursor.index])
+        while cursor.index < cursor.text.count {
+            let byte = cursor.text[cursor.index]
             switch byte {
             case 0x22:
-                index += 1
+                cursor.index += 1
                 guard let string = String(validating: scratch, as: UTF8.self) else {
                     throw invalid("string", "invalid UTF-8", at: firstInvalidUTF8(from: contentStart))
                 }
@@ -340,19 +298,21 @@ private struct JSONParser {
             case 0x5C:
                 try escape()
             case 0x00..<0x20:
-                throw invalid("string", "a control character must be escaped (\(found(at: index)))", at: index)
+                throw invalid(
+                    "string", "a control character must be escaped (\(cursor.found(at: cursor.index)))",
+                    at: cursor.index)
             default:
                 scratch.append(byte)
-                index += 1
+                cursor.index += 1
             }
         }
-        throw error(.truncated(what: "a string"), at: quote)
+        throw cursor.error(.truncated(what: "a string"), at: quote)
     }
 
     /// Where the first byte that is not valid UTF-8 is, in the string whose text starts at
     /// `contentStart` (escapes are ASCII, so checking the text as it is finds the same byte).
     func firstInvalidUTF8(from contentStart: Int) -> Int {
-        var bytes = text[contentStart...].makeIterator()
+        var bytes = cursor.text[contentStart...].makeIterator()
         var parser = Unicode.UTF8.ForwardParser()
         var offset = contentStart
         while true {
@@ -365,11 +325,9 @@ private struct JSONParser {
     }
 
     mutating func escape() throws(PlistError) {
-        let escapeStart = index
-        index += 1
-        guard index < text.count else { throw error(.truncated(what: "a string"), at: escapeStart) }
-        let byte = text[index]
-        index += 1
+        let escapeStart = cursor.index
+        cursor.index += 1
+        let byte = try cursor.take("a string", startingAt: escapeStart)
         switch byte {
         case 0x22, 0x5C, 0x2F: scratch.append(byte)
         case 0x62: scratch.append(0x08)
@@ -381,10 +339,12 @@ private struct JSONParser {
             let unit = try hex4(at: escapeStart)
             var scalar = UInt32(unit)
             if (0xD800...0xDBFF).contains(unit) {
-                guard index + 1 < text.count, text[index] == 0x5C, text[index + 1] == 0x75 else {
+                guard cursor.index + 1 < cursor.text.count, cursor.text[cursor.index] == 0x5C,
+                    cursor.text[cursor.index + 1] == 0x75
+                else {
                     throw invalid("string", "a lone surrogate \\u\(String(unit, radix: 16))", at: escapeStart)
                 }
-                index += 2
+                cursor.index += 2
                 let low = try hex4(at: escapeStart)
                 guard (0xDC00...0xDFFF).contains(low) else {
                     throw invalid("string", "a lone surrogate \\u\(String(unit, radix: 16))", at: escapeStart)
@@ -400,10 +360,12 @@ private struct JSONParser {
     }
 
     mutating func hex4(at escapeStart: Int) throws(PlistError) -> UInt16 {
-        guard index + 4 <= text.count else { throw error(.truncated(what: "a \\u escape"), at: escapeStart) }
+        guard cursor.index + 4 <= cursor.text.count else {
+            throw cursor.error(.truncated(what: "a \\u escape"), at: escapeStart)
+        }
         var value: UInt16 = 0
         for _ in 0..<4 {
-            let byte = text[index]
+            let byte = cursor.text[cursor.index]
             let digit: UInt8
             switch byte {
             case 0x30...0x39: digit = byte - 0x30
@@ -412,7 +374,7 @@ private struct JSONParser {
             default: throw invalid("string", "\\u needs four hex digits", at: escapeStart)
             }
             value = value << 4 | UInt16(digit)
-            index += 1
+            cursor.index += 1
         }
         return value
     }
@@ -420,38 +382,41 @@ private struct JSONParser {
     // MARK: Numbers
 
     mutating func number() throws(PlistError) -> Plist {
-        let numberStart = index
-        let negative = text[index] == 0x2D
-        if negative { index += 1 }
-        guard index < text.count, (0x30...0x39).contains(text[index]) else {
+        let numberStart = cursor.index
+        let negative = cursor.text[cursor.index] == 0x2D
+        if negative { cursor.index += 1 }
+        guard cursor.index < cursor.text.count, (0x30...0x39).contains(cursor.text[cursor.index]) else {
             throw invalid("number", "a digit must follow `-`", at: numberStart)
         }
         var magnitude: UInt64 = 0
         var overflow = false
-        if text[index] == 0x30 {
-            index += 1
-            if index < text.count, (0x30...0x39).contains(text[index]) {
+        if cursor.text[cursor.index] == 0x30 {
+            cursor.index += 1
+            if cursor.index < cursor.text.count, (0x30...0x39).contains(cursor.text[cursor.index]) {
                 throw invalid("number", "leading zeros are not allowed", at: numberStart)
             }
         } else {
-            while index < text.count, (0x30...0x39).contains(text[index]) {
+            while cursor.index < cursor.text.count, (0x30...0x39).contains(cursor.text[cursor.index]) {
                 let (times10, o1) = magnitude.multipliedReportingOverflow(by: 10)
-                let (sum, o2) = times10.addingReportingOverflow(UInt64(text[index] - 0x30))
+                let (sum, o2) = times10.addingReportingOverflow(UInt64(cursor.text[cursor.index] - 0x30))
                 overflow = overflow || o1 || o2
                 magnitude = sum
-                index += 1
+                cursor.index += 1
             }
         }
         var isReal = false
-        if index < text.count, text[index] == 0x2E {
+        if cursor.index < cursor.text.count, cursor.text[cursor.index] == 0x2E {
             isReal = true
-            index += 1
+            cursor.index += 1
             try digits(numberStart, "a digit must follow `.`")
         }
-        if index < text.count, text[index] == 0x65 || text[index] == 0x45 {
+        if cursor.index < cursor.text.count, cursor.text[cursor.index] == 0x65 || cursor.text[cursor.index] == 0x45 {
             isReal = true
-            index += 1
-            if index < text.count, text[index] == 0x2B || text[index] == 0x2D { index += 1 }
+            cursor.index += 1
+            if cursor.index < cursor.text.count, cursor.text[cursor.index] == 0x2B || cursor.text[cursor.index] == 0x2D
+            {
+                cursor.index += 1
+            }
             try digits(numberStart, "the exponent needs digits")
         }
         if !isReal, !overflow {
@@ -459,14 +424,14 @@ private struct JSONParser {
             if magnitude <= UInt64(Int64.max) { return .integer(PlistInteger(-Int64(magnitude))) }
             if magnitude == UInt64(Int64.max) + 1 { return .integer(PlistInteger(Int64.min)) }
         }
-        let literal = String(decoding: text[numberStart..<index], as: UTF8.self)
+        let literal = String(decoding: cursor.text[numberStart..<cursor.index], as: UTF8.self)
         guard let real = Double(literal) else { throw invalid("number", literal, at: numberStart) }
         return .real(real)
     }
 
     mutating func digits(_ numberStart: Int, _ message: String) throws(PlistError) {
-        let digitsStart = index
-        while index < text.count, (0x30...0x39).contains(text[index]) { index += 1 }
-        guard index > digitsStart else { throw invalid("number", message, at: numberStart) }
+        let digitsStart = cursor.index
+        while cursor.index < cursor.text.count, (0x30...0x39).contains(cursor.text[cursor.index]) { cursor.index += 1 }
+        guard cursor.index > digitsStart else { throw invalid("number", message, at: numberStart) }
     }
 }

@@ -45,6 +45,12 @@ package protocol IndexedPlist: AnyObject {
     func entry(forKey key: String, in entries: IndexedEntries, hint: Int) -> (index: Int, value: Int)?
     /// Where `node` is, for error messages: `, at byte N`, or empty.
     func location(of node: Int) -> String
+    /// The subtree at `node` as a `Plist`, entered inside `depth` containers.
+    /// - Throws: `PlistError` for a value that does not read, or one too deep.
+    func plist(_ node: Int, depth: Int) throws(PlistError) -> Plist
+    /// The value at `node` when the document holds it whole (a `Plist` tree), for error messages
+    /// to quote; `nil` for a document read value by value.
+    func heldValue(of node: Int) -> Plist?
 }
 
 /// What an indexed node holds.
@@ -91,6 +97,27 @@ package struct IndexedElements {
 }
 
 extension IndexedPlist {
+    /// The subtree, built value by value from the document.
+    package func plist(_ node: Int, depth: Int) throws(PlistError) -> Plist {
+        if let scalar = try scalar(node) { return scalar }
+        if kind(of: node) == .array {
+            let elements = try array(node, depth: depth)
+            var result: [Plist] = []
+            result.reserveCapacity(elements.count)
+            for index in 0..<elements.count {
+                result.append(try plist(element(index, of: elements), depth: depth + 1))
+            }
+            return .array(result)
+        }
+        var result = PlistDictionary()
+        for (key, value) in try exactEntries(node, depth: depth) {
+            result[key] = try plist(value, depth: depth + 1)
+        }
+        return .dictionary(result)
+    }
+
+    package func heldValue(of node: Int) -> Plist? { nil }
+
     /// The entries `dictionary` gives, for a format whose entries keep every key.
     package func exactEntries(_ node: Int, depth: Int) throws(PlistError) -> [(key: String, value: Int)] {
         switch try dictionary(node, depth: depth) {

@@ -8,7 +8,7 @@ extension Plist: Hashable {
     /// their exact UTF-8 bytes, dictionaries regardless of key order.
     public static func == (lhs: Plist, rhs: Plist) -> Bool {
         switch (lhs, rhs) {
-        case (.string(let a), .string(let b)): a.utf8.elementsEqual(b.utf8)
+        case (.string(let a), .string(let b)): ExactKey(a) == ExactKey(b)
         case (.integer(let a), .integer(let b)): a == b
         case (.real(let a), .real(let b)): a.bitPattern == b.bitPattern
         case (.bool(let a), .bool(let b)): a == b
@@ -27,7 +27,7 @@ extension Plist: Hashable {
         switch self {
         case .string(let value):
             hasher.combine(0 as UInt8)
-            hasher.combine(SeededHash.bytes(value.utf8.span))
+            hasher.combine(ExactKey(value))
         case .integer(let value):
             hasher.combine(1 as UInt8)
             hasher.combine(value)

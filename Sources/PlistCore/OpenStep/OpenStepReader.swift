@@ -29,7 +29,7 @@ enum OpenStepReader {
         guard var parser = try? OpenStepParser(input: input, options: options) else { return nil }
         parser.locator = PathLocator(path: path)
         _ = try? parser.document()
-        return parser.locator?.mark.map { TextPosition(of: $0, in: parser.text, from: parser.start) }
+        return parser.locator?.mark.map { TextPosition(of: $0, in: parser.cursor.text, from: parser.cursor.start) }
     }
 }
 
@@ -65,10 +65,7 @@ private enum Byte {
 }
 
 private struct OpenStepParser {
-    let text: [UInt8]
-    let start: Int
-    var budget: ReadBudget
-    var index: Int
+    var cursor: TextCursor
     /// Reused buffer for the bytes of a quoted string.
     var scratch: [UInt8] = []
     /// Whether the document turned out to be a dictionary without braces.
@@ -80,42 +77,26 @@ private struct OpenStepParser {
 
     /// A parser at the start of `input`, transcoded to UTF-8 when it is UTF-16 or UTF-32.
     init(input: [UInt8], options: PlistReadOptions) throws(PlistError) {
-        (text, start) = try UnicodeText.utf8Text(of: input)
-        index = start
-        budget = ReadBudget(options)
+        cursor = try TextCursor(input: input, options: options)
     }
 
     // MARK: Errors
 
-    /// An error of `kind` at byte `offset`, with its line and column.
-    func error(_ kind: PlistError.Kind, at offset: Int) -> PlistError {
-        PlistError(kind, at: offset, position: TextPosition(of: offset, in: text, from: start))
-    }
-
     func invalid(_ element: String, _ detail: String, at offset: Int) -> PlistError {
-        error(.invalidValue(element: element, text: detail), at: offset)
-    }
-
-    /// A short, printable description of the text at `offset` for messages.
-    func found(at offset: Int) -> String {
-        guard offset < text.count else { return "the end" }
-        let byte = text[offset]
-        if byte >= 0x21 && byte < 0x7F { return "`" + String(UnicodeScalar(byte)) + "`" }
-        let digits = String(byte, radix: 16, uppercase: true)
-        return "byte 0x" + (digits.count == 1 ? "0" + digits : digits)
+        cursor.error(.invalidValue(element: element, text: detail), at: offset)
     }
 
     /// The text from `from` through `through`, for messages (a literal up to the byte that spoils it).
     func literal(from: Int, through: Int) -> String {
-        String(decoding: text[from...min(through, text.count - 1)], as: UTF8.self)
+        String(decoding: cursor.text[from...min(through, cursor.text.count - 1)], as: UTF8.self)
     }
 
     /// Checks the whole text is valid UTF-8, so strings can be built from its bytes directly.
     func validateUTF8() throws(PlistError) {
-        var position = start
-        let count = text.count
+        var position = cursor.start
+        let count = cursor.text.count
         while position < count {
-            let lead = text[position]
+            let lead = cursor.text[position]
             if lead < 0x80 {
                 position += 1
                 continue
@@ -145,7 +126,7 @@ private struct OpenStepParser {
                 throw invalid("UTF-8 text", "truncated sequence", at: position)
             }
             for offset in 1..<length {
-                let byte = text[position + offset]
+                let byte = cursor.text[position + offset]
                 let (low, high) = offset == 1 ? (lowest, highest) : (UInt8(0x80), UInt8(0xBF))
                 guard byte >= low && byte <= high else {
                     throw invalid(
@@ -156,46 +137,36 @@ private struct OpenStepParser {
         }
     }
 
-    // MARK: Limits
-
-    /// Counts a value of `added` bytes of string or data content.
-    mutating func count(contentBytes added: Int, at offset: Int) throws(PlistError) {
-        do throws(PlistError) { try budget.countValue(contentBytes: added, at: offset) } catch { throw located(error) }
-    }
-
-    /// `error` (from the budget) with its line and column.
-    func located(_ error: PlistError) -> PlistError {
-        self.error(error.kind, at: error.byteOffset ?? 0)
-    }
-
     // MARK: White space and comments
 
     /// Skips white space and comments; an unterminated `/* */` comment runs to the end.
     mutating func skipSpace() {
-        let count = text.count
-        while index < count {
-            let byte = text[index]
+        let count = cursor.text.count
+        while cursor.index < count {
+            let byte = cursor.text[cursor.index]
             switch byte {
             case Byte.space, Byte.tab, Byte.newline, Byte.carriageReturn, Byte.verticalTab, Byte.formFeed:
-                index += 1
+                cursor.index += 1
             case 0xE2
-            where index + 2 < count && text[index + 1] == 0x80
-                && (text[index + 2] == 0xA8 || text[index + 2] == 0xA9):
-                index += 3  // U+2028 LINE SEPARATOR, U+2029 PARAGRAPH SEPARATOR
-            case Byte.slash where index + 1 < count && text[index + 1] == Byte.slash:
-                index += 2
-                while index < count && text[index] != Byte.newline && text[index] != Byte.carriageReturn {
-                    index += 1
-                }
-            case Byte.slash where index + 1 < count && text[index + 1] == Byte.asterisk:
-                index += 2
-                while index < count
-                    && !(text[index] == Byte.asterisk && index + 1 < count
-                        && text[index + 1] == Byte.slash)
+            where cursor.index + 2 < count && cursor.text[cursor.index + 1] == 0x80
+                && (cursor.text[cursor.index + 2] == 0xA8 || cursor.text[cursor.index + 2] == 0xA9):
+                cursor.index += 3  // U+2028 LINE SEPARATOR, U+2029 PARAGRAPH SEPARATOR
+            case Byte.slash where cursor.index + 1 < count && cursor.text[cursor.index + 1] == Byte.slash:
+                cursor.index += 2
+                while cursor.index < count && cursor.text[cursor.index] != Byte.newline
+                    && cursor.text[cursor.index] != Byte.carriageReturn
                 {
-                    index += 1
+                    cursor.index += 1
                 }
-                index = min(index + 2, count)
+            case Byte.slash where cursor.index + 1 < count && cursor.text[cursor.index + 1] == Byte.asterisk:
+                cursor.index += 2
+                while cursor.index < count
+                    && !(cursor.text[cursor.index] == Byte.asterisk && cursor.index + 1 < count
+                        && cursor.text[cursor.index + 1] == Byte.slash)
+                {
+                    cursor.index += 1
+                }
+                cursor.index = min(cursor.index + 2, count)
             default:
                 return
             }
@@ -206,33 +177,34 @@ private struct OpenStepParser {
 
     mutating func document() throws(PlistError) -> Plist {
         skipSpace()
-        guard index < text.count else {
+        guard cursor.index < cursor.text.count else {
             isStringsFile = true  // only comments: an empty .strings file
             return .dictionary([:])
         }
-        let valueStart = index
+        let valueStart = cursor.index
         let value = try self.value(depth: 0)
         skipSpace()
-        guard index < text.count else { return value }
-        if case .string = value, text[index] == Byte.equals || text[index] == Byte.semicolon {
+        guard cursor.index < cursor.text.count else { return value }
+        if case .string = value, cursor.text[cursor.index] == Byte.equals || cursor.text[cursor.index] == Byte.semicolon
+        {
             // A `.strings` file: the whole text is the content of a dictionary.
-            index = valueStart
-            budget.restart()
-            try count(contentBytes: 0, at: valueStart)
+            cursor.index = valueStart
+            cursor.budget.restart()
+            try cursor.count(contentBytes: 0, at: valueStart)
             isStringsFile = true
             return .dictionary(try dictionaryContent(depth: 1, opening: nil))
         }
-        throw error(.unexpectedText, at: index)
+        throw cursor.error(.unexpectedText, at: cursor.index)
     }
 
     /// The value at `index` (white space already skipped), inside `depth` containers.
     mutating func value(depth: Int) throws(PlistError) -> Plist {
-        guard index < text.count else { throw error(.noValue, at: index) }
-        let valueStart = index
-        switch text[index] {
+        guard cursor.index < cursor.text.count else { throw cursor.error(.noValue, at: cursor.index) }
+        let valueStart = cursor.index
+        switch cursor.text[cursor.index] {
         case Byte.openBrace:
             try enter(depth: depth)
-            index += 1
+            cursor.index += 1
             let entries = try dictionaryContent(depth: depth + 1, opening: valueStart)
             // A lone integer `CF$UID` entry is a keyed-archiver UID, as in CoreFoundation's XML.
             if entries.count == 1, entries.keys[0] == "CF$UID", case .integer(let number) = entries.values[0],
@@ -243,11 +215,15 @@ private struct OpenStepParser {
             return .dictionary(entries)
         case Byte.openParen:
             try enter(depth: depth)
-            index += 1
+            cursor.index += 1
             return .array(try arrayContent(depth: depth + 1, opening: valueStart))
         case Byte.less:
-            if index + 1 < text.count, text[index + 1] == Byte.asterisk { return try typed() }
-            if index + 1 < text.count, text[index + 1] == Byte.openBracket { return try base64() }
+            if cursor.index + 1 < cursor.text.count, cursor.text[cursor.index + 1] == Byte.asterisk {
+                return try typed()
+            }
+            if cursor.index + 1 < cursor.text.count, cursor.text[cursor.index + 1] == Byte.openBracket {
+                return try base64()
+            }
             return try data()
         case Byte.doubleQuote, Byte.singleQuote:
             let string = try quoted()
@@ -255,13 +231,15 @@ private struct OpenStepParser {
         case let byte where isUnquoted(byte):
             return .string(try unquoted())
         default:
-            throw invalid("value", "unexpected " + found(at: index), at: index)
+            throw invalid("value", "unexpected " + cursor.found(at: cursor.index), at: cursor.index)
         }
     }
 
     mutating func enter(depth: Int) throws(PlistError) {
-        do throws(PlistError) { try budget.enter(depth: depth, at: index) } catch { throw located(error) }
-        try count(contentBytes: 0, at: index)
+        do throws(PlistError) { try cursor.budget.enter(depth: depth, at: cursor.index) } catch {
+            throw cursor.located(error)
+        }
+        try cursor.count(contentBytes: 0, at: cursor.index)
     }
 
     // MARK: Containers
@@ -272,45 +250,53 @@ private struct OpenStepParser {
         var values: [Plist] = []
         while true {
             skipSpace()
-            guard index < text.count else {
-                if let opening { throw error(.truncated(what: "a dictionary"), at: opening) }
+            guard cursor.index < cursor.text.count else {
+                if let opening { throw cursor.error(.truncated(what: "a dictionary"), at: opening) }
                 return keySets.dictionary(keys: keys, values: values)
             }
-            if opening != nil, text[index] == Byte.closeBrace {
-                index += 1
+            if opening != nil, cursor.text[cursor.index] == Byte.closeBrace {
+                cursor.index += 1
                 return keySets.dictionary(keys: keys, values: values)
             }
-            let keyStart = index
+            let keyStart = cursor.index
             let key: String
-            switch text[index] {
+            switch cursor.text[cursor.index] {
             case Byte.doubleQuote, Byte.singleQuote: key = try quoted()
             case let byte where isUnquoted(byte): key = try unquoted()
             default:
-                throw invalid("dictionary", "a key cannot start with " + found(at: index), at: index)
+                throw invalid(
+                    "dictionary", "a key cannot start with " + cursor.found(at: cursor.index), at: cursor.index)
             }
             skipSpace()
-            guard index < text.count else { throw endInside(dictionary: opening, "missing `=` before the end") }
+            guard cursor.index < cursor.text.count else {
+                throw endInside(dictionary: opening, "missing `=` before the end")
+            }
             let value: Plist
-            if text[index] == Byte.semicolon {
+            if cursor.text[cursor.index] == Byte.semicolon {
                 // `"key";` is short for `"key" = "key";`
                 locator?.enter(.key(key), depth: depth, at: keyStart)
-                try count(contentBytes: key.utf8.count, at: keyStart)
+                try cursor.count(contentBytes: key.utf8.count, at: keyStart)
                 value = .string(key)
-                index += 1
-            } else if text[index] == Byte.equals {
-                index += 1
+                cursor.index += 1
+            } else if cursor.text[cursor.index] == Byte.equals {
+                cursor.index += 1
                 skipSpace()
-                guard index < text.count else { throw endInside(dictionary: opening, "no value after `=`") }
-                locator?.enter(.key(key), depth: depth, at: index)
+                guard cursor.index < cursor.text.count else {
+                    throw endInside(dictionary: opening, "no value after `=`")
+                }
+                locator?.enter(.key(key), depth: depth, at: cursor.index)
                 value = try self.value(depth: depth)
                 skipSpace()
-                guard index < text.count else { throw endInside(dictionary: opening, "missing `;` before the end") }
-                guard text[index] == Byte.semicolon else {
-                    throw invalid("dictionary", "missing `;` before " + found(at: index), at: index)
+                guard cursor.index < cursor.text.count else {
+                    throw endInside(dictionary: opening, "missing `;` before the end")
                 }
-                index += 1
+                guard cursor.text[cursor.index] == Byte.semicolon else {
+                    throw invalid(
+                        "dictionary", "missing `;` before " + cursor.found(at: cursor.index), at: cursor.index)
+                }
+                cursor.index += 1
             } else {
-                throw invalid("dictionary", "missing `=` before " + found(at: index), at: index)
+                throw invalid("dictionary", "missing `=` before " + cursor.found(at: cursor.index), at: cursor.index)
             }
             keys.append(key)
             values.append(value)
@@ -320,8 +306,8 @@ private struct OpenStepParser {
     /// The error for text that ends inside a dictionary: a truncated dictionary when it has an
     /// opening brace, else (a `.strings` file) an incomplete entry.
     func endInside(dictionary opening: Int?, _ detail: String) -> PlistError {
-        if let opening { return error(.truncated(what: "a dictionary"), at: opening) }
-        return invalid("dictionary", detail, at: index)
+        if let opening { return cursor.error(.truncated(what: "a dictionary"), at: opening) }
+        return invalid("dictionary", detail, at: cursor.index)
     }
 
     /// Elements up to the closing parenthesis, separated by commas, with an optional trailing comma.
@@ -329,19 +315,23 @@ private struct OpenStepParser {
         var elements: [Plist] = []
         while true {
             skipSpace()
-            guard index < text.count else { throw error(.truncated(what: "an array"), at: opening) }
-            if text[index] == Byte.closeParen {
-                index += 1
+            guard cursor.index < cursor.text.count else {
+                throw cursor.error(.truncated(what: "an array"), at: opening)
+            }
+            if cursor.text[cursor.index] == Byte.closeParen {
+                cursor.index += 1
                 return elements
             }
-            locator?.enter(.index(elements.count), depth: depth, at: index)
+            locator?.enter(.index(elements.count), depth: depth, at: cursor.index)
             elements.append(try value(depth: depth))
             skipSpace()
-            guard index < text.count else { throw error(.truncated(what: "an array"), at: opening) }
-            if text[index] == Byte.comma {
-                index += 1
-            } else if text[index] != Byte.closeParen {
-                throw invalid("array", "missing `,` before " + found(at: index), at: index)
+            guard cursor.index < cursor.text.count else {
+                throw cursor.error(.truncated(what: "an array"), at: opening)
+            }
+            if cursor.text[cursor.index] == Byte.comma {
+                cursor.index += 1
+            } else if cursor.text[cursor.index] != Byte.closeParen {
+                throw invalid("array", "missing `,` before " + cursor.found(at: cursor.index), at: cursor.index)
             }
         }
     }
@@ -357,16 +347,16 @@ private struct OpenStepParser {
     }
 
     mutating func unquoted() throws(PlistError) -> String {
-        let stringStart = index
-        while index < text.count && isUnquoted(text[index]) { index += 1 }
-        try count(contentBytes: index - stringStart, at: stringStart)
-        return String(decoding: text[stringStart..<index], as: UTF8.self)
+        let stringStart = cursor.index
+        while cursor.index < cursor.text.count && isUnquoted(cursor.text[cursor.index]) { cursor.index += 1 }
+        try cursor.count(contentBytes: cursor.index - stringStart, at: stringStart)
+        return String(decoding: cursor.text[stringStart..<cursor.index], as: UTF8.self)
     }
 
     mutating func quoted() throws(PlistError) -> String {
-        let stringStart = index
-        let quote = text[index]
-        index += 1
+        let stringStart = cursor.index
+        let quote = cursor.text[cursor.index]
+        cursor.index += 1
         scratch.removeAll(keepingCapacity: true)
         // A `\U` high surrogate waiting for its low half, and where its escape starts. A surrogate
         // without its other half is refused with its place, as binary and JSON refuse one
@@ -374,33 +364,33 @@ private struct OpenStepParser {
         var pendingHigh: UInt32? = nil
         var pendingStart = 0
         var escapeStart = 0
-        let count = text.count
+        let count = cursor.text.count
         while true {
-            guard index < count else { throw error(.truncated(what: "a quoted string"), at: stringStart) }
-            let byte = text[index]
+            guard cursor.index < count else { throw cursor.error(.truncated(what: "a quoted string"), at: stringStart) }
+            let byte = cursor.text[cursor.index]
             if byte == quote {
-                index += 1
+                cursor.index += 1
                 break
             }
             guard byte == Byte.backslash else {
-                if pendingHigh != nil { throw error(.invalidUTF16, at: pendingStart) }
+                if pendingHigh != nil { throw cursor.error(.invalidUTF16, at: pendingStart) }
                 scratch.append(byte)
-                index += 1
+                cursor.index += 1
                 continue
             }
-            escapeStart = index
-            index += 1
-            guard index < count else { throw error(.truncated(what: "a quoted string"), at: stringStart) }
-            let escaped = text[index]
-            index += 1
+            escapeStart = cursor.index
+            cursor.index += 1
+            guard cursor.index < count else { throw cursor.error(.truncated(what: "a quoted string"), at: stringStart) }
+            let escaped = cursor.text[cursor.index]
+            cursor.index += 1
             var scalar: UInt32
             switch escaped {
             case 0x30...0x37:
                 var number = UInt32(escaped - 0x30)
                 var digits = 1
-                while digits < 3, index < count, (0x30...0x37).contains(text[index]) {
-                    number = number << 3 | UInt32(text[index] - 0x30)
-                    index += 1
+                while digits < 3, cursor.index < count, (0x30...0x37).contains(cursor.text[cursor.index]) {
+                    number = number << 3 | UInt32(cursor.text[cursor.index] - 0x30)
+                    cursor.index += 1
                     digits += 1
                 }
                 number &= 0xFF
@@ -408,15 +398,15 @@ private struct OpenStepParser {
             case 0x55:  // U
                 var number: UInt32 = 0
                 var digits = 0
-                while digits < 4, index < count, let digit = hexValue(text[index]) {
+                while digits < 4, cursor.index < count, let digit = hexValue(cursor.text[cursor.index]) {
                     number = number << 4 | UInt32(digit)
-                    index += 1
+                    cursor.index += 1
                     digits += 1
                 }
                 // `\U` needs at least one hex digit, as in swift-foundation (CoreFoundation reads
                 // the escape alone as NUL, which would change the string unseen).
                 guard digits > 0 else {
-                    throw error(.syntax("\\U must be followed by 1 to 4 hex digits"), at: escapeStart)
+                    throw cursor.error(.syntax("\\U must be followed by 1 to 4 hex digits"), at: escapeStart)
                 }
                 scalar = number
             case 0x61: scalar = 0x07  // a
@@ -429,13 +419,13 @@ private struct OpenStepParser {
             default:
                 // Any other character stands for itself (`\\`, `\"`, `\'`, and unknown escapes such
                 // as `\d`, as in CoreFoundation); a multi-byte character's other bytes follow.
-                if pendingHigh != nil { throw error(.invalidUTF16, at: pendingStart) }
+                if pendingHigh != nil { throw cursor.error(.invalidUTF16, at: pendingStart) }
                 scratch.append(escaped)
                 continue
             }
             if let high = pendingHigh {
                 pendingHigh = nil
-                guard scalar & 0xFC00 == 0xDC00 else { throw error(.invalidUTF16, at: pendingStart) }
+                guard scalar & 0xFC00 == 0xDC00 else { throw cursor.error(.invalidUTF16, at: pendingStart) }
                 appendScalar(0x10000 + ((high - 0xD800) << 10 | (scalar - 0xDC00)))
                 continue
             }
@@ -443,13 +433,13 @@ private struct OpenStepParser {
                 pendingHigh = scalar
                 pendingStart = escapeStart
             } else if scalar & 0xFC00 == 0xDC00 {
-                throw error(.invalidUTF16, at: escapeStart)
+                throw cursor.error(.invalidUTF16, at: escapeStart)
             } else {
                 appendScalar(scalar)
             }
         }
-        if pendingHigh != nil { throw error(.invalidUTF16, at: pendingStart) }
-        try self.count(contentBytes: scratch.count, at: stringStart)
+        if pendingHigh != nil { throw cursor.error(.invalidUTF16, at: pendingStart) }
+        try cursor.count(contentBytes: scratch.count, at: stringStart)
         return String(decoding: scratch, as: UTF8.self)
     }
 
@@ -474,49 +464,49 @@ private struct OpenStepParser {
 
     /// `<0fbd 7777>`: pairs of hex digits, with white space allowed between the pairs.
     mutating func data() throws(PlistError) -> Plist {
-        let dataStart = index
-        index += 1
+        let dataStart = cursor.index
+        cursor.index += 1
         var bytes: [UInt8] = []
-        let count = text.count
+        let count = cursor.text.count
         while true {
-            guard index < count else { throw error(.truncated(what: "data"), at: dataStart) }
-            let byte = text[index]
+            guard cursor.index < count else { throw cursor.error(.truncated(what: "data"), at: dataStart) }
+            let byte = cursor.text[cursor.index]
             if byte == Byte.greater {
-                index += 1
+                cursor.index += 1
                 break
             }
             if isSpace(byte) {
-                index += 1
+                cursor.index += 1
                 continue
             }
             guard let high = hexValue(byte) else {
-                throw invalid("data", literal(from: dataStart, through: index), at: index)
+                throw invalid("data", literal(from: dataStart, through: cursor.index), at: cursor.index)
             }
-            guard index + 1 < count else { throw error(.truncated(what: "data"), at: dataStart) }
-            guard let low = hexValue(text[index + 1]) else {
-                throw invalid("data", literal(from: dataStart, through: index + 1), at: index + 1)
+            guard cursor.index + 1 < count else { throw cursor.error(.truncated(what: "data"), at: dataStart) }
+            guard let low = hexValue(cursor.text[cursor.index + 1]) else {
+                throw invalid("data", literal(from: dataStart, through: cursor.index + 1), at: cursor.index + 1)
             }
             bytes.append(high << 4 | low)
-            index += 2
+            cursor.index += 2
         }
-        try self.count(contentBytes: bytes.count, at: dataStart)
+        try cursor.count(contentBytes: bytes.count, at: dataStart)
         return .data(Data(bytes))
     }
 
     /// GNUstep `<[ base64 ]>` data; white space is ignored.
     mutating func base64() throws(PlistError) -> Plist {
-        let dataStart = index
-        index += 2
+        let dataStart = cursor.index
+        cursor.index += 2
         var bytes: [UInt8] = []
         var accumulator: UInt32 = 0
         var bits = 0
         var padding = 0
-        let count = text.count
+        let count = cursor.text.count
         while true {
-            guard index < count else { throw error(.truncated(what: "base64 data"), at: dataStart) }
-            let byte = text[index]
+            guard cursor.index < count else { throw cursor.error(.truncated(what: "base64 data"), at: dataStart) }
+            let byte = cursor.text[cursor.index]
             if byte == Byte.closeBracket { break }
-            index += 1
+            cursor.index += 1
             if isSpace(byte) { continue }
             let sextet: UInt32
             switch byte {
@@ -529,9 +519,9 @@ private struct OpenStepParser {
                 padding += 1
                 continue
             default:
-                throw invalid("base64 data", "unexpected " + found(at: index - 1), at: index - 1)
+                throw invalid("base64 data", "unexpected " + cursor.found(at: cursor.index - 1), at: cursor.index - 1)
             }
-            guard padding == 0 else { throw invalid("base64 data", "characters after '='", at: index - 1) }
+            guard padding == 0 else { throw invalid("base64 data", "characters after '='", at: cursor.index - 1) }
             accumulator = accumulator << 6 | sextet
             bits += 6
             if bits >= 8 {
@@ -540,13 +530,13 @@ private struct OpenStepParser {
                 accumulator &= (1 << UInt32(bits)) - 1
             }
         }
-        guard bits < 6, padding <= 2 else { throw invalid("base64 data", "a truncated group", at: index) }
-        index += 1
-        guard index < count, text[index] == Byte.greater else {
-            throw invalid("base64 data", "missing `>` before " + found(at: index), at: index)
+        guard bits < 6, padding <= 2 else { throw invalid("base64 data", "a truncated group", at: cursor.index) }
+        cursor.index += 1
+        guard cursor.index < count, cursor.text[cursor.index] == Byte.greater else {
+            throw invalid("base64 data", "missing `>` before " + cursor.found(at: cursor.index), at: cursor.index)
         }
-        index += 1
-        try self.count(contentBytes: bytes.count, at: dataStart)
+        cursor.index += 1
+        try cursor.count(contentBytes: bytes.count, at: dataStart)
         return .data(Data(bytes))
     }
 
@@ -554,17 +544,17 @@ private struct OpenStepParser {
 
     /// `<*I12>`, `<*R1.5>`, `<*BY>`, `<*BN>`, `<*D2001-01-01 00:00:00 +0000>`.
     mutating func typed() throws(PlistError) -> Plist {
-        let valueStart = index
-        index += 2
-        guard index < text.count else { throw error(.truncated(what: "a GNUstep value"), at: valueStart) }
-        let type = text[index]
-        index += 1
-        let bodyStart = index
-        while index < text.count && text[index] != Byte.greater { index += 1 }
-        guard index < text.count else { throw error(.truncated(what: "a GNUstep value"), at: valueStart) }
-        let body = String(decoding: text[bodyStart..<index], as: UTF8.self)
-        index += 1
-        try count(contentBytes: 0, at: valueStart)
+        let valueStart = cursor.index
+        cursor.index += 2
+        let type = try cursor.take("a GNUstep value", startingAt: valueStart)
+        let bodyStart = cursor.index
+        while cursor.index < cursor.text.count && cursor.text[cursor.index] != Byte.greater { cursor.index += 1 }
+        guard cursor.index < cursor.text.count else {
+            throw cursor.error(.truncated(what: "a GNUstep value"), at: valueStart)
+        }
+        let body = String(decoding: cursor.text[bodyStart..<cursor.index], as: UTF8.self)
+        cursor.index += 1
+        try cursor.count(contentBytes: 0, at: valueStart)
         switch type {
         case 0x49:  // I
             if let value = Int64(body) { return Plist(value) }
@@ -580,7 +570,7 @@ private struct OpenStepParser {
             default: throw invalid("bool", body, at: bodyStart)
             }
         case 0x44:  // D
-            guard let seconds = GNUstepDate.seconds(from: Array(text[bodyStart..<(index - 1)])) else {
+            guard let seconds = GNUstepDate.seconds(from: Array(cursor.text[bodyStart..<(cursor.index - 1)])) else {
                 throw invalid("date", body, at: bodyStart)
             }
             return .date(Date(timeIntervalSinceReferenceDate: seconds))

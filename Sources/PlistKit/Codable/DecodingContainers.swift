@@ -25,15 +25,15 @@ final class KeyedDecoding<Key: CodingKey>: KeyedDecodingContainerProtocol {
     func contains(_ key: Key) -> Bool { decoder.lookup(key.stringValue, in: entries, hint: 0) != nil }
 
     /// The value for `key`, if there is one; the entry after the last one found is tried first.
-    private func lookup(_ key: Key) -> DecodingNode? { lookup(key.stringValue) }
+    private func lookup(_ key: Key) -> Int? { lookup(key.stringValue) }
 
-    private func lookup(_ name: String) -> DecodingNode? {
+    private func lookup(_ name: String) -> Int? {
         guard let (node, next) = decoder.lookup(name, in: entries, hint: nextEntry) else { return nil }
         nextEntry = next
         return node
     }
 
-    private func value(_ key: Key) throws -> DecodingNode {
+    private func value(_ key: Key) throws -> Int {
         guard let value = lookup(key) else {
             throw DecodingError.keyNotFound(
                 key,
@@ -47,7 +47,7 @@ final class KeyedDecoding<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     /// The value for `key` unless it is missing or null.
-    private func present(_ key: Key) -> DecodingNode? {
+    private func present(_ key: Key) -> Int? {
         guard let value = lookup(key), !decoder.isNil(value) else { return nil }
         return value
     }
@@ -149,11 +149,14 @@ final class KeyedDecoding<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     func superDecoder() throws -> any Decoder {
-        decoder.child(lookup(PlistCodingKey.superKey.stringValue) ?? .value(.string("$null")), .key(.superKey))
+        let step = PathStep.key(.superKey)
+        guard let value = lookup(PlistCodingKey.superKey.stringValue) else { return decoder.absent(step) }
+        return decoder.child(value, step)
     }
 
     func superDecoder(forKey key: Key) throws -> any Decoder {
-        decoder.child(lookup(key) ?? .value(.string("$null")), step(key))
+        guard let value = lookup(key) else { return decoder.absent(step(key)) }
+        return decoder.child(value, step(key))
     }
 }
 
@@ -161,23 +164,23 @@ final class KeyedDecoding<Key: CodingKey>: KeyedDecodingContainerProtocol {
 /// `try? decode(Int.self)`, the same element can be decoded as another type.
 struct UnkeyedDecoding: UnkeyedDecodingContainer {
     let decoder: PlistValueDecoder
-    let elements: DecodingElements
+    let elements: IndexedElements
     private(set) var currentIndex = 0
 
-    init(decoder: PlistValueDecoder, elements: DecodingElements) {
+    init(decoder: PlistValueDecoder, elements: IndexedElements) {
         self.decoder = decoder
         self.elements = elements
     }
 
     var codingPath: [any CodingKey] { decoder.codingPath }
-    var count: Int? { decoder.count(of: elements) }
-    var isAtEnd: Bool { currentIndex >= decoder.count(of: elements) }
+    var count: Int? { elements.count }
+    var isAtEnd: Bool { currentIndex >= elements.count }
 
     private var step: PathStep { .index(currentIndex) }
 
     /// The current element.
     /// - Throws: `valueNotFound` at the end, with `message`.
-    private func current(_ type: Any.Type, _ message: String = "Unkeyed container is at end.") throws -> DecodingNode {
+    private func current(_ type: Any.Type, _ message: String = "Unkeyed container is at end.") throws -> Int {
         guard !isAtEnd else {
             throw DecodingError.valueNotFound(
                 type, .init(codingPath: decoder.path(step).array, debugDescription: message))
@@ -251,7 +254,7 @@ struct SingleValueDecoding: SingleValueDecodingContainer {
     let decoder: PlistValueDecoder
 
     var codingPath: [any CodingKey] { decoder.codingPath }
-    private var value: DecodingNode { decoder.node }
+    private var value: Int { decoder.node }
 
     func decodeNil() -> Bool { decoder.isNil(value) }
     func decode(_ type: Bool.Type) throws -> Bool { try decoder.unboxBool(value, at: .same) }

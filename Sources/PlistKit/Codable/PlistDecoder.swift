@@ -165,7 +165,7 @@ public final class PlistDecoder: Sendable {
     /// Decodes a `T` from a property-list value.
     /// - Throws: `DecodingError` for a value that does not fit, with its coding path.
     public func decode<T: Decodable>(_ type: T.Type, from value: Plist) throws -> T {
-        try Self.run(.value(value), source: nil, options: options) { decoder, top in
+        try Self.run(TreeDocument(value), options: options) { decoder, top in
             try decoder.unbox(top, as: type, at: .same)
         }
     }
@@ -178,7 +178,7 @@ public final class PlistDecoder: Sendable {
     /// place (a byte offset, a line and column). Other documents are read into a `Plist`, and a
     /// decoding error is given its line and column by reading the text again (`locating`).
     private func decode<T>(
-        _ data: Data, format: inout PlistFormat, _ body: (PlistValueDecoder, DecodingNode) throws -> T
+        _ data: Data, format: inout PlistFormat, _ body: (PlistValueDecoder, Int) throws -> T
     ) throws -> T {
         let (options, readOptions, allowed) = settings.withLock { settings in
             var readOptions = settings.readOptions
@@ -188,13 +188,13 @@ public final class PlistDecoder: Sendable {
         }
         let detected = try? Plist.format(of: data.span)
         if let detected { try Self.check(detected, allowed: allowed) }
-        if detected == .binary || detected == .xml {
+        if let detected, detected == .binary || detected == .xml {
             // An array's span costs nothing to take; `Data`'s checks exclusive access each time,
             // which the table's many reads of the document felt.
             var bytes = [UInt8](largeCapacity: data.count)
             bytes.append(contentsOf: data)
             return try decode(
-                bytes, detected: detected!, format: &format, options: options, readOptions: readOptions, body)
+                bytes, detected: detected, format: &format, options: options, readOptions: readOptions, body)
         }
         return try decodeText([UInt8](data), format: &format, options: options, readOptions: readOptions, body)
     }
@@ -213,7 +213,7 @@ public final class PlistDecoder: Sendable {
     /// `decode(_:format:_:)` for binary and XML documents.
     private func decode<T>(
         _ bytes: [UInt8], detected: PlistFormat, format: inout PlistFormat, options: PlistValueDecoder.Options,
-        readOptions: PlistReadOptions, _ body: (PlistValueDecoder, DecodingNode) throws -> T
+        readOptions: PlistReadOptions, _ body: (PlistValueDecoder, Int) throws -> T
     ) throws -> T {
         var options = options
         if detected == .binary {
@@ -224,13 +224,13 @@ public final class PlistDecoder: Sendable {
                 throw Self.notAPropertyList(error)
             }
             format = .binary
-            return try Self.run(.object(objects.top), source: objects, options: options, body)
+            return try Self.run(objects, options: options, body)
         }
         // Text is parsed as the type asked for: a real as the nearest `Float`.
         options.roundsRealsToFloat = true
         if let table = XMLScanner.table(of: bytes, options: readOptions) {
             format = .xml
-            return try Self.run(.object(table.top), source: table, options: options, body)
+            return try Self.run(table, options: options, body)
         }
         return try decodeText(bytes, format: &format, options: options, readOptions: readOptions, body)
     }
@@ -238,7 +238,7 @@ public final class PlistDecoder: Sendable {
     /// `decode(_:format:_:)` for text the scanner does not read: through the tree.
     private func decodeText<T>(
         _ bytes: [UInt8], format: inout PlistFormat, options: PlistValueDecoder.Options, readOptions: PlistReadOptions,
-        _ body: (PlistValueDecoder, DecodingNode) throws -> T
+        _ body: (PlistValueDecoder, Int) throws -> T
     ) throws -> T {
         var options = options
         options.roundsRealsToFloat = true
@@ -250,7 +250,7 @@ public final class PlistDecoder: Sendable {
         }
         do {
             options.readsValuesFromStrings = format != .xml
-            return try Self.run(.value(value), source: nil, options: options, body)
+            return try Self.run(TreeDocument(value), options: options, body)
         } catch let error as DecodingError {
             throw Self.locating(
                 error, in: bytes, format: format, top: value, options: options, readOptions: readOptions)
@@ -260,12 +260,14 @@ public final class PlistDecoder: Sendable {
     /// Runs `body` with a decoder one level above the top value, so that the decoder `body`
     /// makes for the top value has depth 0.
     private static func run<T>(
-        _ top: DecodingNode, source: (any IndexedPlist)?, options: PlistValueDecoder.Options,
-        _ body: (PlistValueDecoder, DecodingNode) throws -> T
+        _ document: any IndexedPlist, options: PlistValueDecoder.Options,
+        _ body: (PlistValueDecoder, Int) throws -> T
     ) throws -> T {
         let context = DecodingContext(options: options)
+        let top = document.top
         return try body(
-            PlistValueDecoder(node: top, context: context, source: source, depth: -1, parent: nil, step: .same), top)
+            PlistValueDecoder(node: top, context: context, document: document, depth: -1, parent: nil, step: .same),
+            top)
     }
 
     private static func notAPropertyList(_ error: PlistError) -> DecodingError {

@@ -62,13 +62,6 @@ struct PlistCodingKey: CodingKey, Sendable {
     static let superKey = PlistCodingKey(stringValue: "super")
 }
 
-/// A value being decoded: in a `Plist` tree, or a node of an indexed document (a binary file's
-/// object, an XML document's node) read as it is needed.
-enum DecodingNode {
-    case value(Plist)
-    case object(Int)
-}
-
 /// How a value is reached from the value of the container it is in.
 enum PathStep {
     /// The same place (a decoder handed to a `Decodable` type for the value being unboxed).
@@ -84,9 +77,9 @@ final class DecodingContext {
     init(options: PlistValueDecoder.Options) { self.options = options }
 }
 
-/// The `Decoder` for one value. Values in a tree and in an indexed document go through the same
-/// containers and conversions: an indexed node's value is read straight from the document when
-/// it has the type asked for, and otherwise read as a `Plist` and converted as a tree value is.
+/// The `Decoder` for one value: a node of a document (a binary file's object, an XML document's
+/// node, a `Plist` tree's value through `TreeDocument`). A node's value is read straight from the
+/// document when it has the type asked for, and otherwise read as a `Plist` and converted.
 final class PlistValueDecoder: Decoder {
     struct Options {
         var userInfo: [CodingUserInfoKey: any Sendable]
@@ -113,14 +106,17 @@ final class PlistValueDecoder: Decoder {
         }
     }
 
-    /// The value. Unchecked, as `step`: both change only in `child(_:_:reusing:)`, on a decoder
-    /// nothing else holds, so no access overlaps another, and a checked access cost more than
-    /// the allocation that reusing the decoder saves.
-    @exclusivity(unchecked) private var storedNode: DecodingNode
-    var node: DecodingNode { unsafe storedNode }
+    /// The value's node in `document`. Unchecked, as `step`: both change only in
+    /// `child(_:_:reusing:)`, on a decoder nothing else holds, so no access overlaps another, and
+    /// a checked access cost more than the allocation that reusing the decoder saves.
+    @exclusivity(unchecked) private var storedNode: Int
+    var node: Int { unsafe storedNode }
     let context: DecodingContext
-    /// The document `.object` nodes are in (a `let` here, so that calls need no retain).
-    let source: (any IndexedPlist)?
+    /// The document the nodes are in (a `let` here, so that calls need no retain). A class-bound
+    /// existential, as it was before there was one kind of node: a generic decoder would not be
+    /// faster, since the `Decoder` witnesses of a generic class run unspecialized, calling the
+    /// document through its witness table all the same.
+    let document: any IndexedPlist
     /// How many containers this value is inside.
     let depth: Int
     /// The decoder of the value this one is inside (`nil` at the top) and the step from there:
@@ -130,12 +126,12 @@ final class PlistValueDecoder: Decoder {
     private var step: PathStep { unsafe storedStep }
 
     init(
-        node: DecodingNode, context: DecodingContext, source: (any IndexedPlist)?, depth: Int,
+        node: Int, context: DecodingContext, document: any IndexedPlist, depth: Int,
         parent: PlistValueDecoder?, step: PathStep
     ) {
         unsafe storedNode = node
         self.context = context
-        self.source = source
+        self.document = document
         self.depth = depth
         self.parent = parent
         unsafe storedStep = step
@@ -156,14 +152,22 @@ final class PlistValueDecoder: Decoder {
     }
 
     /// The decoder for a value inside this one.
-    func child(_ node: DecodingNode, _ step: PathStep) -> PlistValueDecoder {
-        PlistValueDecoder(node: node, context: context, source: source, depth: depth + 1, parent: self, step: step)
+    func child(_ node: Int, _ step: PathStep) -> PlistValueDecoder {
+        PlistValueDecoder(node: node, context: context, document: document, depth: depth + 1, parent: self, step: step)
+    }
+
+    /// The decoder for a value that is not there (`superDecoder` for a missing key): the string
+    /// `$null`, which decodes as `nil`, as Foundation's.
+    func absent(_ step: PathStep) -> PlistValueDecoder {
+        PlistValueDecoder(
+            node: 0, context: context, document: TreeDocument(.string("$null")), depth: depth + 1, parent: self,
+            step: step)
     }
 
     /// The decoder for a value inside this one: `spare` again when nothing holds it any more (the
     /// decoding of the previous element is over), else a new one, kept in `spare`. The loops over
     /// a collection's elements decode each with one decoder instead of allocating one each.
-    func child(_ node: DecodingNode, _ step: PathStep, reusing spare: inout PlistValueDecoder?) -> PlistValueDecoder {
+    func child(_ node: Int, _ step: PathStep, reusing spare: inout PlistValueDecoder?) -> PlistValueDecoder {
         if isKnownUniquelyReferenced(&spare), let reused = spare {
             unsafe reused.storedNode = node
             unsafe reused.storedStep = step
@@ -188,31 +192,20 @@ final class PlistValueDecoder: Decoder {
 
     /// The dictionary this value is, with its keys as the key strategy makes them.
     func entries() throws -> DecodingEntries {
-        let entries: DecodingEntries
-        switch node {
-        case .value(.dictionary(let dictionary)) where dictionary.keyStorage.isASCII:
-            entries = .tree(dictionary)
-        case .value(.dictionary(let dictionary)):
-            // Foundation's decoder keys its containers by `String`: canonically equivalent keys
-            // are one key, with the first spelling and the last value.
-            var merged = OrderedDictionary<String, DecodingNode>(minimumCapacity: dictionary.count)
-            for (key, value) in dictionary { merged[key] = .value(value) }
-            entries = .converted(merged)
-        case .object(let ref) where source!.kind(of: ref) == .dictionary:
-            let source = source!
-            let depth = depth
-            switch try readingDocument({ () throws(PlistError) in try source.dictionary(ref, depth: depth) }) {
-            case .entries(let indexed):
-                entries = .indexed(indexed)
-            case .listed(let keys, let values):
-                entries = .converted(OrderedDictionary(uncheckedUniqueKeys: keys, values: values.map { .object($0) }))
-            }
-        default:
+        guard document.kind(of: node) == .dictionary else {
             if isNil(node) { throw null([String: Any].self, node, .same, what: "keyed decoding container") }
             throw mismatch([String: Any].self, node, .same)
         }
+        let (document, node, depth) = (document, node, depth)
+        let entries: DecodingEntries
+        switch try readingDocument({ () throws(PlistError) in try document.dictionary(node, depth: depth) }) {
+        case .entries(let indexed):
+            entries = .document(indexed)
+        case .listed(let keys, let values):
+            entries = .converted(OrderedDictionary(uncheckedUniqueKeys: keys, values: values))
+        }
         if case .useDefaultKeys = context.options.keys { return entries }
-        var converted = OrderedDictionary<String, DecodingNode>(minimumCapacity: count(of: entries))
+        var converted = OrderedDictionary<String, Int>(minimumCapacity: count(of: entries))
         for index in 0..<count(of: entries) {
             let made = options.codingKeyName(of: key(index, of: entries), at: codingPath)
             if converted[made] == nil { converted[made] = value(index, of: entries) }
@@ -221,50 +214,19 @@ final class PlistValueDecoder: Decoder {
     }
 
     /// The array this value is.
-    func elements() throws -> DecodingElements {
-        switch node {
-        case .value(.array(let elements)):
-            return .tree(elements)
-        case .object(let ref) where source!.kind(of: ref) == .array:
-            let source = source!
-            let depth = depth
-            return .indexed(try readingDocument { () throws(PlistError) in try source.array(ref, depth: depth) })
-        default:
+    func elements() throws -> IndexedElements {
+        guard document.kind(of: node) == .array else {
             if isNil(node) { throw null([Any].self, node, .same, what: "unkeyed decoding container") }
             throw mismatch([Any].self, node, .same)
         }
+        let (document, node, depth) = (document, node, depth)
+        return try readingDocument { () throws(PlistError) in try document.array(node, depth: depth) }
     }
 
     /// The subtree at `node`, as it is in the document (a `Plist` field decodes to it).
-    private func tree(_ node: DecodingNode) throws -> Plist {
-        switch node {
-        case .value(let tree): return tree
-        case .object(let ref):
-            let source = source!
-            let depth = depth
-            return try readingDocument { () throws(PlistError) in try Self.tree(ref, in: source, depth: depth) }
-        }
-    }
-
-    private static func tree(_ ref: Int, in source: any IndexedPlist, depth: Int) throws(PlistError) -> Plist {
-        switch source.kind(of: ref) {
-        case .scalar:
-            return try source.scalar(ref)!
-        case .array:
-            let elements = try source.array(ref, depth: depth)
-            var result: [Plist] = []
-            result.reserveCapacity(elements.count)
-            for index in 0..<elements.count {
-                result.append(try tree(source.element(index, of: elements), in: source, depth: depth + 1))
-            }
-            return .array(result)
-        case .dictionary:
-            var result = PlistDictionary()
-            for (key, value) in try source.exactEntries(ref, depth: depth) {
-                result[key] = try tree(value, in: source, depth: depth + 1)
-            }
-            return .dictionary(result)
-        }
+    private func tree(_ node: Int) throws -> Plist {
+        let (document, depth) = (document, depth)
+        return try readingDocument { () throws(PlistError) in try document.plist(node, depth: depth) }
     }
 
     /// Runs `read` on the document, turning its errors into `DecodingError`s at this value.
@@ -287,29 +249,20 @@ final class PlistValueDecoder: Decoder {
 
     /// The scalar at `node`; a container of an indexed document is a type mismatch, and `$null`
     /// (which Foundation's decoder takes for `nil` wherever it is) a value not found.
-    private func scalar(_ node: DecodingNode, as type: Any.Type, at step: @autoclosure () -> PathStep) throws
-        -> Plist
-    {
-        let value: Plist
-        switch node {
-        case .value(let tree):
-            value = tree
-        case .object(let ref):
-            let scalar: Plist?
-            do {
-                scalar = try source!.scalar(ref)
-            } catch {
-                throw Self.unreadable(error, path: path(step()))
-            }
-            guard let scalar else { throw mismatch(type, node, step()) }
-            value = scalar
+    private func scalar(_ node: Int, as type: Any.Type, at step: @autoclosure () -> PathStep) throws -> Plist {
+        let scalar: Plist?
+        do {
+            scalar = try document.scalar(node)
+        } catch {
+            throw Self.unreadable(error, path: path(step()))
         }
-        if case .string(let text) = value, text == "$null" { throw null(type, node, step()) }
-        return value
+        guard let scalar else { throw mismatch(type, node, step()) }
+        if case .string(let text) = scalar, text == "$null" { throw null(type, node, step()) }
+        return scalar
     }
 
     /// The error for `$null` where a `type` was asked for, as Foundation's.
-    private func null(_ type: Any.Type, _ node: DecodingNode, _ step: PathStep, what: String? = nil) -> DecodingError {
+    private func null(_ type: Any.Type, _ node: Int, _ step: PathStep, what: String? = nil) -> DecodingError {
         DecodingError.valueNotFound(
             type,
             .init(
@@ -318,14 +271,14 @@ final class PlistValueDecoder: Decoder {
                     "Cannot get \(what ?? "value of \(type)") -- found null value instead\(location(node))."))
     }
 
-    func unbox<T: Decodable>(_ node: DecodingNode, as type: T.Type, at step: @autoclosure () -> PathStep) throws -> T {
+    func unbox<T: Decodable>(_ node: Int, as type: T.Type, at step: @autoclosure () -> PathStep) throws -> T {
         var spare: PlistValueDecoder? = nil
         return try unbox(node, as: type, at: step(), reusing: &spare)
     }
 
     /// `unbox`, decoding a value that decodes itself with `spare` when it can (`child(_:_:reusing:)`).
     func unbox<T: Decodable>(
-        _ node: DecodingNode, as type: T.Type, at step: @autoclosure () -> PathStep,
+        _ node: Int, as type: T.Type, at step: @autoclosure () -> PathStep,
         reusing spare: inout PlistValueDecoder?
     ) throws -> T {
         if T.self == Date.self { return try unboxDate(node, at: step()) as! T }
@@ -356,8 +309,8 @@ final class PlistValueDecoder: Decoder {
         return try type.init(from: child(node, step(), reusing: &spare))
     }
 
-    func unboxString(_ node: DecodingNode, at step: @autoclosure () -> PathStep) throws -> String {
-        if case .object(let ref) = node, let string = source!.string(ref) {
+    func unboxString(_ node: Int, at step: @autoclosure () -> PathStep) throws -> String {
+        if let string = document.string(node) {
             if string.utf8.count == 5, string == "$null" { throw null(String.self, node, step()) }
             return string
         }
@@ -367,8 +320,8 @@ final class PlistValueDecoder: Decoder {
         return string
     }
 
-    func unboxBool(_ node: DecodingNode, at step: @autoclosure () -> PathStep) throws -> Bool {
-        if case .object(let ref) = node, let bool = source!.bool(ref) { return bool }
+    func unboxBool(_ node: Int, at step: @autoclosure () -> PathStep) throws -> Bool {
+        if let bool = document.bool(node) { return bool }
         switch try scalar(node, as: Bool.self, at: step()) {
         case .bool(let bool): return bool
         case .string(let text) where options.readsValuesFromStrings:
@@ -383,9 +336,9 @@ final class PlistValueDecoder: Decoder {
     }
 
     @inline(__always) func unboxInteger<I: FixedWidthInteger>(
-        _ node: DecodingNode, as type: I.Type, at step: @autoclosure () -> PathStep
+        _ node: Int, as type: I.Type, at step: @autoclosure () -> PathStep
     ) throws -> I {
-        if case .object(let ref) = node, let integer = source!.integer(ref), let fitted = Self.fit(integer, as: type) {
+        if let integer = document.integer(node), let fitted = Self.fit(integer, as: type) {
             return fitted
         }
         let value = try scalar(node, as: type, at: step())
@@ -415,11 +368,16 @@ final class PlistValueDecoder: Decoder {
         integer.int64.flatMap { I(exactly: $0) } ?? integer.uint64.flatMap { I(exactly: $0) }
     }
 
-    func unboxDouble(_ node: DecodingNode, at step: @autoclosure () -> PathStep) throws -> Double {
-        if case .object(let ref) = node, let real = source!.real(ref) { return real }
+    /// The `F` nearest to `integer`.
+    private static func nearest<F: BinaryFloatingPoint>(_ integer: PlistInteger, as type: F.Type) -> F {
+        integer.isNegativeValue ? F(Int64(bitPattern: integer.bitPattern)) : F(integer.bitPattern)
+    }
+
+    func unboxDouble(_ node: Int, at step: @autoclosure () -> PathStep) throws -> Double {
+        if let real = document.real(node) { return real }
         switch try scalar(node, as: Double.self, at: step()) {
         case .real(let real): return real
-        case .integer(let integer): return integer.int64.map(Double.init) ?? Double(integer.uint64!)
+        case .integer(let integer): return Self.nearest(integer, as: Double.self)
         case .string(let text) where options.readsValuesFromStrings:
             if let real = Double(text) { return real }
         default: break
@@ -430,14 +388,14 @@ final class PlistValueDecoder: Decoder {
     /// A `Float` as Foundation's decoder makes it: from an integer, the nearest; from a real in
     /// text (`roundsRealsToFloat`), the nearest too (`strtof` there: beyond the range, an
     /// infinity); from a binary real or a `Plist`, only a real that is exactly a `Float`.
-    func unboxFloat(_ node: DecodingNode, at step: @autoclosure () -> PathStep) throws -> Float {
+    func unboxFloat(_ node: Int, at step: @autoclosure () -> PathStep) throws -> Float {
         let real: Double
-        if case .object(let ref) = node, let value = source!.real(ref) {
+        if let value = document.real(node) {
             real = value
         } else {
             switch try scalar(node, as: Float.self, at: step()) {
             case .real(let value): real = value
-            case .integer(let integer): return integer.int64.map(Float.init) ?? Float(integer.uint64!)
+            case .integer(let integer): return Self.nearest(integer, as: Float.self)
             case .string(let text) where options.readsValuesFromStrings:
                 guard let value = Double(text) else { throw mismatch(Float.self, node, step()) }
                 real = value
@@ -455,8 +413,8 @@ final class PlistValueDecoder: Decoder {
         return float
     }
 
-    func unboxDate(_ node: DecodingNode, at step: PathStep) throws -> Date {
-        if case .object(let ref) = node, let seconds = source!.date(ref) {
+    func unboxDate(_ node: Int, at step: PathStep) throws -> Date {
+        if let seconds = document.date(node) {
             return Date(timeIntervalSinceReferenceDate: seconds)
         }
         let value = try scalar(node, as: Date.self, at: step)
@@ -480,32 +438,22 @@ final class PlistValueDecoder: Decoder {
         throw mismatch(Date.self, node, step)
     }
 
-    func isNil(_ node: DecodingNode) -> Bool {
-        switch node {
-        case .value(.string(let text)): text == "$null"
-        case .value: false
-        case .object(let ref): source!.isNull(ref)
-        }
-    }
+    func isNil(_ node: Int) -> Bool { document.isNull(node) }
 
     /// Where `node` is in the input, for error messages: `, at byte N` for an object of a
     /// binary file; empty for a tree value, which keeps no positions.
-    func location(_ node: DecodingNode) -> String {
-        guard case .object(let ref) = node, let source = source else { return "" }
-        return source.location(of: ref)
-    }
+    func location(_ node: Int) -> String { document.location(of: node) }
 
     /// The error for a value of another type than the one asked for.
-    func mismatch(_ type: Any.Type, _ node: DecodingNode, _ step: PathStep) -> DecodingError {
+    func mismatch(_ type: Any.Type, _ node: Int, _ step: PathStep) -> DecodingError {
         let found: String
-        switch node {
-        case .value(let value):
+        if let value = document.heldValue(of: node) {
             found = Self.describe(value)
-        case .object(let ref):
-            switch source!.kind(of: ref) {
+        } else {
+            switch document.kind(of: node) {
             case .array: found = "an array"
             case .dictionary: found = "a dictionary"
-            case .scalar: found = (try? source!.scalar(ref))?.map(Self.describe) ?? "an unreadable value"
+            case .scalar: found = (try? document.scalar(node))?.map(Self.describe) ?? "an unreadable value"
             }
         }
         return DecodingError.typeMismatch(
@@ -551,7 +499,7 @@ extension Dictionary: DecodedInPlace where Key == String, Value: Decodable {
 extension Array: DecodedInPlace where Element: Decodable {
     init(decodingWith decoder: PlistValueDecoder) throws {
         let elements = try decoder.elements()
-        let count = decoder.count(of: elements)
+        let count = elements.count
         self.init()
         reserveCapacity(count)
         var spare: PlistValueDecoder? = nil

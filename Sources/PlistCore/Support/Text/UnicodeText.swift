@@ -34,8 +34,7 @@ package enum UnicodeText {
         if let (encoding, markLength) = wideEncoding(of: input.span) {
             return (try utf8(from: input.span, encoding: encoding, markLength: markLength), 0)
         }
-        let hasMark = input.count >= 3 && input[0] == 0xEF && input[1] == 0xBB && input[2] == 0xBF
-        return (input, hasMark ? 3 : 0)
+        return (input, TextCursor.markLength(of: input.span))
     }
 
     /// `bytes` (after a mark of `markLength` bytes) transcoded from `encoding` to UTF-8.
