@@ -81,8 +81,9 @@ struct Convert: ParsableCommand {
     var files: [String]
 
     /// What the files and a missing format mean on this command line: `CommandSpelling` decides
-    /// it from the spelling, and the route that parses the command line sets it for the parse
-    /// and the run (`PlistConv.main`), so that no option of `convert` has to carry it.
+    /// it from the spelling, and the routes that parse with ArgumentParser set it for the parse
+    /// and the run (`Route.init(parsingWithArgumentParser:)`), so that no option of `convert`
+    /// has to carry it.
     @TaskLocal static var spelling = Conversion.Spelling.convert
 
     func validate() throws {
