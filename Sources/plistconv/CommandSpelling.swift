@@ -1,40 +1,66 @@
-import ArgumentParser
-
 /// Turns plutil's and libplist's spellings of a command line into plistconv's own (for the
 /// routes that read it so: `PlistConv.routes`).
 enum CommandSpelling {
-    /// plutil's single-dash commands and the verbs they become (`-convert FMT` also moves FMT
-    /// behind `-f`).
-    private static let plutilVerbs = [
-        "-lint": "lint", "-p": "print", "-extract": "extract", "-type": "type", "-insert": "insert",
-        "-replace": "replace", "-remove": "remove", "-create": "create",
+    /// A command line in plistconv's spelling: its words, and what a conversion's files mean,
+    /// which the spelling without a command word decides (`plistconv -f FORMAT IN OUT`,
+    /// `plistutil -i IN -o OUT`) and no option of `convert` spells.
+    struct Line: Equatable {
+        var words: [String]
+        var conversion: Conversion.Spelling = .convert
+    }
+
+    /// The command words: the commands' names (`PlistConv.configuration`), and help. Written
+    /// out, not read from every command's configuration, which builds them all at start-up;
+    /// `CommandSpellingTests` checks the two agree.
+    static let verbs: [String] = [
+        "convert", "lint", "print", "extract", "type", "insert", "replace", "remove", "create", "archive-print",
+        "defaults", "diff", "merge", "help",
     ]
-    /// The command words: the commands' names, and help.
-    private static let verbs = Set(
-        PlistConv.configuration.subcommands.compactMap { $0.configuration.commandName } + ["help"])
-    /// plutil's single-dash options that plistconv spells with two dashes.
-    private static let plutilOptions = ["-expect": "--expect", "-help": "--help"]
+
+    /// plutil's single-dash command (`-lint`) as plistconv's verb, or nil. (`-convert FMT` also
+    /// moves FMT behind `-f`: `normalized(_:)`.) A `switch`, not a dictionary, whose first use
+    /// costs a scan of the program's type metadata at start-up.
+    private static func plutilVerb(_ word: String) -> String? {
+        switch word {
+        case "-lint": "lint"
+        case "-p": "print"
+        case "-extract": "extract"
+        case "-type": "type"
+        case "-insert": "insert"
+        case "-replace": "replace"
+        case "-remove": "remove"
+        case "-create": "create"
+        default: nil
+        }
+    }
+
+    /// plutil's single-dash option that plistconv spells with two dashes, or `word` itself.
+    private static func option(_ word: String) -> String {
+        switch word {
+        case "-expect": "--expect"
+        case "-help": "--help"
+        default: word
+        }
+    }
 
     /// `arguments` (without the program name) in plistconv's spelling.
-    static func normalized(_ arguments: [String]) -> [String] {
-        guard let first = arguments.first else { return arguments }
+    static func normalized(_ arguments: [String]) -> Line {
+        guard let first = arguments.first else { return Line(words: arguments) }
         var rest = Array(arguments.dropFirst())
         if first == "-convert", let format = rest.first {
             rest.removeFirst()
-            return ["convert", "-f", format] + options(rest)
+            return Line(words: ["convert", "-f", format] + options(rest))
         }
-        if let verb = plutilVerbs[first] { return [verb] + options(rest) }
-        if first == "-help" || first == "-h" { return ["--help"] }
+        if let verb = plutilVerb(first) { return Line(words: [verb] + options(rest)) }
+        if first == "-help" || first == "-h" { return Line(words: ["--help"]) }
         if arguments.prefix(while: { $0 != "--" }).contains("-i") { return libplist(arguments) }
-        // No verb starts with a dash: `-f FORMAT IN` does not build `verbs` (every command's
-        // configuration), which is a tenth of a small file's conversion.
         if !first.hasPrefix("-") && verbs.contains(first)
             || first.hasPrefix("--") && !arguments.contains("-f") && first != "--format"
         {
-            return [first] + options(rest)
+            return Line(words: [first] + options(rest))
         }
         // No command word: `plistconv -f FORMAT IN [OUT]`.
-        return ["convert", "--input-output"] + options(arguments)
+        return Line(words: ["convert"] + options(arguments), conversion: .inputOutput)
     }
 
     /// plutil's single-dash options renamed, up to `--`.
@@ -42,14 +68,14 @@ enum CommandSpelling {
         var result: [String] = []
         for (index, argument) in arguments.enumerated() {
             if argument == "--" { return result + arguments[index...] }
-            result.append(plutilOptions[argument] ?? argument)
+            result.append(option(argument))
         }
         return result
     }
 
     /// libplist's `plistutil -i IN [-o OUT] [-f FORMAT]` as `convert`.
-    private static func libplist(_ arguments: [String]) -> [String] {
-        var result = ["convert", "--libplist"]
+    private static func libplist(_ arguments: [String]) -> Line {
+        var result = ["convert"]
         var input: [String] = []
         var index = 0
         while index < arguments.count {
@@ -65,6 +91,6 @@ enum CommandSpelling {
                 index += 1
             }
         }
-        return result + ["--"] + input
+        return Line(words: result + ["--"] + input, conversion: .libplist)
     }
 }

@@ -16,8 +16,9 @@ struct Conversion: Equatable {
     var resolveArchive = false
     var stream = false
     var maxOutputBytes: Int?
-    /// libplist's `plistutil -i` spelling: without a format, binary becomes XML and other input binary.
-    var libplist = false
+    /// libplist's `plistutil -i` spelling (set by `resolve(_:)`): without a format, binary
+    /// becomes XML and other input binary.
+    private(set) var libplist = false
 
     init(files: [String], format: OutputFormat?) {
         self.files = files
@@ -30,11 +31,23 @@ struct Conversion: Equatable {
         init(_ message: String) { self.message = message }
     }
 
-    /// Checks the options against each other. With `inputOutput` (no command word), a second
-    /// file is the output.
-    mutating func resolve(inputOutput: Bool) throws(UsageError) {
+    /// What a conversion's files and a missing format mean, which the command line's spelling
+    /// decides (`CommandSpelling`).
+    enum Spelling: Equatable, Sendable {
+        /// `convert FILE...`: each file is an input.
+        case convert
+        /// No command word (`plistconv -f FORMAT IN [OUT]`): a second file is the output.
+        case inputOutput
+        /// libplist's `plistutil -i IN [-o OUT]`: without a format, binary becomes XML and
+        /// other input binary.
+        case libplist
+    }
+
+    /// Checks the options against each other, for a command line spelled `spelling`.
+    mutating func resolve(_ spelling: Spelling) throws(UsageError) {
+        libplist = spelling == .libplist
         if format == nil, !libplist { throw UsageError("give the output format with -f FORMAT") }
-        if inputOutput {
+        if spelling == .inputOutput {
             guard files.count <= 2 else {
                 throw UsageError(
                     "give one input and at most one output; to convert several files in place, use "

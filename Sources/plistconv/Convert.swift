@@ -77,16 +77,14 @@ struct Convert: ParsableCommand {
             """)
     var maxOutputBytes: Int?
 
-    /// Set when the command word was left out: a second file is then the output.
-    @Flag(name: OptionSpelling.inputOutput.names, help: .hidden)
-    var inputOutput = false
-
-    /// Set for libplist's `plistutil -i` spelling: without -f, binary becomes XML and other input binary.
-    @Flag(name: OptionSpelling.libplist.names, help: .hidden)
-    var libplist = false
-
     @Argument(help: "Input files (- for standard input).")
     var files: [String]
+
+    /// What the files and a missing format mean on this command line: `CommandSpelling` decides
+    /// it from the spelling, and the routes that parse with ArgumentParser set it for the parse
+    /// and the run (`Route.init(parsingWithArgumentParser:)`), so that no option of `convert`
+    /// has to carry it.
+    @TaskLocal static var spelling = Conversion.Spelling.convert
 
     func validate() throws {
         _ = try conversion()
@@ -108,9 +106,8 @@ struct Convert: ParsableCommand {
         conversion.resolveArchive = resolveArchive
         conversion.stream = stream
         conversion.maxOutputBytes = maxOutputBytes
-        conversion.libplist = libplist
         do throws(Conversion.UsageError) {
-            try conversion.resolve(inputOutput: inputOutput)
+            try conversion.resolve(Self.spelling)
         } catch {
             throw ValidationError(error.message)
         }

@@ -49,15 +49,7 @@ struct Diff: ParsableCommand {
 
     func run() throws {
         if textconv {
-            let text: [UInt8]
-            do {
-                text = try Self.textForGit(files[0])
-            } catch {
-                // The input could not be read: the error names it, not standard output.
-                Terminal.report(error, file: Terminal.displayName(files[0], isOutput: false))
-                throw ExitCode(2)
-            }
-            try writing { () throws(PlistError) in try Terminal.output(text, to: "-") }
+            if !Self.textconv(files[0]) { throw ExitCode(2) }
             return
         }
         let old = try read(files[0])
@@ -93,6 +85,27 @@ struct Diff: ParsableCommand {
             Terminal.report(error, file: Terminal.displayName("-", isOutput: true))
             throw ExitCode(2)
         }
+    }
+
+    /// Writes `file` as text for git's textconv (`textForGit`) to standard output; whether it
+    /// succeeded (if not, the reason is on standard error). `QuickCommandLine` runs it too: git
+    /// runs `diff --textconv FILE` once per file per revision.
+    static func textconv(_ file: String) -> Bool {
+        let text: [UInt8]
+        do {
+            text = try textForGit(file)
+        } catch {
+            // The input could not be read: the error names it, not standard output.
+            Terminal.report(error, file: Terminal.displayName(file, isOutput: false))
+            return false
+        }
+        do {
+            try Terminal.output(text, to: "-")
+        } catch {
+            Terminal.report(error, file: Terminal.displayName("-", isOutput: true))
+            return false
+        }
+        return true
     }
 
     /// The text git diffs for `file`: its value as `text(of:)`, or, when the file is not a

@@ -24,10 +24,6 @@ struct OptionSpelling: Sendable {
     static let expect = Self(short: nil, long: "expect")
     static let header = Self(short: nil, long: "header", plutilDash: true)
     static let append = Self(short: nil, long: "append", plutilDash: true)
-    /// Hidden: `CommandSpelling` adds it when the command word was left out.
-    static let inputOutput = Self(short: nil, long: "input-output")
-    /// Hidden: `CommandSpelling` adds it for libplist's `plistutil -i` spelling.
-    static let libplist = Self(short: nil, long: "libplist")
 
     /// The names ArgumentParser declares.
     var names: NameSpecification {

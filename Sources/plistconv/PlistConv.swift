@@ -50,9 +50,11 @@ struct PlistConv: ParsableCommand {
             exit(withError: ExitCode.validationFailure)
         }
         let program = CommandLine.arguments.first?.split(separator: "/").last.map(String.init) ?? ""
-        lazy var spelled = CommandSpelling.normalized(given)
+        let spelled = CommandSpelling.normalized(given)
         for route in routes {
-            if let run = route.take(program, route.spelling == .given ? given : spelled) { run() }
+            if let run = route.take(program, route.spelling == .given ? CommandSpelling.Line(words: given) : spelled) {
+                run()
+            }
         }
     }
 
@@ -66,18 +68,19 @@ struct PlistConv: ParsableCommand {
         Route(word: "buddy", spelling: .given) { Buddy.main($0) },
         // defaults' own parser: ArgumentParser's pass-through takes time quadratic in the
         // number of words, and `write KEY -array V...` may have tens of thousands.
-        Route(word: Defaults.configuration.commandName!, spelling: .given) { words in
+        Route(word: "defaults", spelling: .given) { words in
             do { try Defaults.run(words) } catch { Defaults.exit(withError: error) }
             Defaults.exit()
         },
+        // The common convert and lint lines and git's textconv, without ArgumentParser's
+        // reflection.
+        Route { line in QuickCommandLine.parse(line).map { command in { command.runAndExit() } } },
         // diff and merge exit as diff and git's merge drivers do.
-        Route(word: Diff.configuration.commandName!, spelling: .plistconv) { runExitingAsDiff(Diff.self, $0) },
-        Route(word: Merge.configuration.commandName!, spelling: .plistconv) { runExitingAsDiff(Merge.self, $0) },
-        // The common convert and lint lines, without ArgumentParser's reflection.
-        Route { words in QuickCommandLine.parse(words).map { command in { command.runAndExit() } } },
+        Route(word: "diff", spelling: .plistconv) { runExitingAsDiff(Diff.self, $0) },
+        Route(word: "merge", spelling: .plistconv) { runExitingAsDiff(Merge.self, $0) },
         // Any other command, parsed by its own command alone (start-up is most of a small
         // file's conversion).
-        Route { words in
+        Route(parsingWithArgumentParser: { words in
             parseNamedCommand(words).map { parsed in
                 {
                     var command = parsed
@@ -85,14 +88,14 @@ struct PlistConv: ParsableCommand {
                     exit()
                 }
             }
-        },
+        }),
         // Help, usage errors and the rest: ArgumentParser's whole command tree.
-        Route { words in
+        Route(parsingWithArgumentParser: { words in
             {
                 main(words)
                 exit()
             }
-        },
+        }),
     ]
 
     /// Runs `command` (diff or merge) on `arguments` with diff's exit statuses: a usage error is
@@ -155,25 +158,37 @@ struct Route: Sendable {
     }
 
     let spelling: Spelling
-    /// What runs the command line and exits, given the name the tool runs under and the words,
-    /// if this route takes them.
-    let take: @Sendable (_ program: String, _ words: [String]) -> (() -> Never)?
+    /// What runs the command line and exits, given the name the tool runs under and the command
+    /// line, if this route takes it.
+    let take: @Sendable (_ program: String, _ line: CommandSpelling.Line) -> (() -> Never)?
 
     /// The command line of the tool run under the name `program`.
     init(program: String, run: @escaping @Sendable (_ words: [String]) -> Never) {
         spelling = .given
-        take = { name, words in name == program ? { run(words) } : nil }
+        take = { name, line in name == program ? { run(line.words) } : nil }
     }
 
     /// The command lines whose first word is `word`; `run` takes the words after it.
     init(word: String, spelling: Spelling, run: @escaping @Sendable (_ words: [String]) -> Never) {
         self.spelling = spelling
-        take = { _, words in words.first == word ? { run(Array(words.dropFirst())) } : nil }
+        take = { _, line in line.words.first == word ? { run(Array(line.words.dropFirst())) } : nil }
     }
 
     /// The command lines in plistconv's spelling that `parse` takes.
-    init(parse: @escaping @Sendable (_ words: [String]) -> (() -> Never)?) {
+    init(parse: @escaping @Sendable (_ line: CommandSpelling.Line) -> (() -> Never)?) {
         spelling = .plistconv
-        take = { _, words in parse(words) }
+        take = { _, line in parse(line) }
+    }
+
+    /// The command lines in plistconv's spelling that `parse` takes with ArgumentParser: while
+    /// it parses and runs them, `Convert.spelling` is the line's, which decides what a
+    /// conversion's files mean.
+    init(parsingWithArgumentParser parse: @escaping @Sendable (_ words: [String]) -> (() -> Never)?) {
+        spelling = .plistconv
+        take = { _, line in
+            Convert.$spelling.withValue(line.conversion) { parse(line.words) }.map { run in
+                { Convert.$spelling.withValue(line.conversion) { run() } }
+            }
+        }
     }
 }

@@ -7,7 +7,7 @@ import Darwin
 #endif
 
 /// The common command lines, parsed without ArgumentParser: `plistconv -f FORMAT IN [OUT]`,
-/// `convert` with its everyday options, and `lint`.
+/// `convert` with its everyday options, `lint`, and git's `diff --textconv FILE`.
 ///
 /// Start-up is most of a small file's conversion, and ArgumentParser builds a command's arguments
 /// by reflection, which costs more than the conversion itself. This parser takes only what it
@@ -19,32 +19,41 @@ enum QuickCommandLine {
     enum Command: Equatable {
         case convert(Conversion)
         case lint(Linting)
+        /// `diff --textconv FILE`.
+        case textconv(String)
 
-        /// Runs the command and exits: 0 if it succeeded, 1 if not (each failure on standard error).
+        /// Runs the command and exits: 0 if it succeeded, 1 if not (each failure on standard
+        /// error), 2 for textconv, which exits as diff does.
         func runAndExit() -> Never {
-            let succeeded =
-                switch self {
-                case .convert(let conversion): conversion.run()
-                case .lint(let linting): linting.run()
-                }
-            exit(succeeded ? EXIT_SUCCESS : EXIT_FAILURE)
+            switch self {
+            case .convert(let conversion): exit(conversion.run() ? EXIT_SUCCESS : EXIT_FAILURE)
+            case .lint(let linting): exit(linting.run() ? EXIT_SUCCESS : EXIT_FAILURE)
+            case .textconv(let file): exit(Diff.textconv(file) ? EXIT_SUCCESS : 2)
+            }
         }
     }
 
-    /// `arguments` in plistconv's own spelling (`CommandSpelling.normalized`), or nil.
-    static func parse(_ arguments: [String]) -> Command? {
-        guard let verb = arguments.first else { return nil }
-        var words = Words(arguments.dropFirst())
+    /// The command line in plistconv's own spelling (`CommandSpelling.normalized`), or nil.
+    static func parse(_ line: CommandSpelling.Line) -> Command? {
+        guard let verb = line.words.first else { return nil }
+        var words = Words(line.words.dropFirst())
         switch verb {
-        case "convert": return convert(&words)
+        case "convert": return convert(&words, line.conversion)
         case "lint": return lint(&words)
+        case "diff": return textconv(&words)
         default: return nil
         }
     }
 
-    private static func convert(_ words: inout Words) -> Command? {
+    /// `diff --textconv FILE`, as git runs it.
+    private static func textconv(_ words: inout Words) -> Command? {
+        guard case .option("--textconv") = words.next(), case .file(let file) = words.next(), words.next() == nil
+        else { return nil }
+        return .textconv(file)
+    }
+
+    private static func convert(_ words: inout Words, _ spelling: Conversion.Spelling) -> Command? {
         var conversion = Conversion(files: [], format: nil)
-        var inputOutput = false
         while let word = words.next() {
             switch word {
             case .file(let file):
@@ -69,16 +78,12 @@ enum QuickCommandLine {
                     conversion.stream = true
                 } else if OptionSpelling.silent.matches(option), words.once(.silent) {
                     // plutil's "print nothing but errors", which a conversion does anyway.
-                } else if OptionSpelling.inputOutput.matches(option), words.once(.inputOutput) {
-                    inputOutput = true
-                } else if OptionSpelling.libplist.matches(option), words.once(.libplist) {
-                    conversion.libplist = true
                 } else {
                     return nil
                 }
             }
         }
-        guard !conversion.files.isEmpty, (try? conversion.resolve(inputOutput: inputOutput)) != nil else { return nil }
+        guard !conversion.files.isEmpty, (try? conversion.resolve(spelling)) != nil else { return nil }
         return .convert(conversion)
     }
 

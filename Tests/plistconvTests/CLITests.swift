@@ -614,7 +614,7 @@ private let openStepMessage =
     }
 
     @Test func shorthandWithOutput() throws {
-        let command = try #require(try parse(["-f", "xml", "in.plist", "out.plist"]) as? Convert).conversion()
+        let command = try conversion(["-f", "xml", "in.plist", "out.plist"])
         #expect(command.files == ["in.plist"])
         #expect(command.output == "out.plist")
     }
@@ -661,6 +661,15 @@ private let openStepMessage =
             "\(run.stderr)")
     }
 
+    /// The spellings without a command word are the route's to read: `convert` has no option
+    /// that spells them.
+    @Test(arguments: ["--input-output", "--libplist"])
+    func convertHasNoSpellingOption(option: String) throws {
+        let run = try Tool.run(["convert", option, "-f", "xml", "in.plist", "out.plist"])
+        #expect(run.status == 64, "\(run)")
+        #expect(run.stderr.hasPrefix("Error: Unknown option '\(option)'"), "\(run.stderr)")
+    }
+
     @Test(arguments: [["-f", "binary"], ["in.plist"], ["-f", "binary", "a", "b", "c"], ["lint", "-x", "a"]])
     func otherUsageErrorsExit64(arguments: [String]) throws {
         let run = try Tool.run(arguments)
@@ -685,11 +694,13 @@ private let openStepMessage =
         ["defaults", "read", "com.example.app"],
     ])
     func agreesWithTheWholeTree(arguments: [String]) throws {
-        let normalized = CommandSpelling.normalized(arguments)
-        let fast = try #require(PlistConv.parseNamedCommand(normalized), "\(normalized)")
-        let reference = try PlistConv.parseAsRoot(normalized)
-        #expect(type(of: fast) == type(of: reference))
-        #expect(String(reflecting: fast) == String(reflecting: reference))
+        let line = CommandSpelling.normalized(arguments)
+        try Convert.$spelling.withValue(line.conversion) {
+            let fast = try #require(PlistConv.parseNamedCommand(line.words), "\(line)")
+            let reference = try PlistConv.parseAsRoot(line.words)
+            #expect(type(of: fast) == type(of: reference))
+            #expect(String(reflecting: fast) == String(reflecting: reference))
+        }
     }
 
     @Test(arguments: [
@@ -698,11 +709,30 @@ private let openStepMessage =
         ["--generate-completion-script", "bash"], ["convert", "--generate-completion-script", "zsh"],
     ])
     func leavesHelpAndErrorsToTheWholeTree(arguments: [String]) {
-        #expect(PlistConv.parseNamedCommand(CommandSpelling.normalized(arguments)) == nil)
+        let line = CommandSpelling.normalized(arguments)
+        Convert.$spelling.withValue(line.conversion) {
+            #expect(PlistConv.parseNamedCommand(line.words) == nil)
+        }
+    }
+
+    /// The command words `CommandSpelling` writes out are the commands' names, and help.
+    @Test func commandWordsAreTheCommandsNames() {
+        let names = PlistConv.configuration.subcommands.compactMap { $0.configuration.commandName } + ["help"]
+        #expect(CommandSpelling.verbs == names)
     }
 }
 
-/// Parses `arguments` as the executable does, plutil's and libplist's spellings included.
+/// Parses `arguments` as the executable's ArgumentParser routes do (`Route`), plutil's and
+/// libplist's spellings included.
 func parse(_ arguments: [String]) throws -> any ParsableCommand {
-    try PlistConv.parseAsRoot(CommandSpelling.normalized(arguments))
+    let line = CommandSpelling.normalized(arguments)
+    return try Convert.$spelling.withValue(line.conversion) { try PlistConv.parseAsRoot(line.words) }
+}
+
+/// The conversion `arguments` ask for, as the executable's ArgumentParser routes resolve it.
+func conversion(_ arguments: [String]) throws -> Conversion {
+    let line = CommandSpelling.normalized(arguments)
+    return try Convert.$spelling.withValue(line.conversion) {
+        try #require(try PlistConv.parseAsRoot(line.words) as? Convert).conversion()
+    }
 }

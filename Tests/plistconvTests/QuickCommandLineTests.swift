@@ -5,16 +5,19 @@ import Testing
 @testable import plistconv
 
 /// The quick parser (`QuickCommandLine`) against its reference, ArgumentParser's whole command
-/// tree: whatever it accepts parses there to the same command. What it declines goes to
-/// ArgumentParser anyway.
+/// tree as the route table runs it (`Route`): whatever it accepts parses there to the same
+/// command. What it declines goes to ArgumentParser anyway.
 @Suite struct QuickCommandLineTests {
-    /// The command ArgumentParser parses from `arguments` (plistconv's spelling), as the quick
+    /// The command ArgumentParser parses from `line` (plistconv's spelling), as the quick
     /// parser's result, or nil if it is a usage error or another command.
-    static func reference(_ arguments: [String]) -> QuickCommandLine.Command? {
-        switch try? PlistConv.parseAsRoot(arguments) {
-        case let convert as Convert: (try? convert.conversion()).map { .convert($0) }
-        case let lint as Lint: .lint(Linting(files: lint.files, silent: lint.silent, quick: lint.quick))
-        default: nil
+    static func reference(_ line: CommandSpelling.Line) -> QuickCommandLine.Command? {
+        Convert.$spelling.withValue(line.conversion) {
+            switch try? PlistConv.parseAsRoot(line.words) {
+            case let convert as Convert: (try? convert.conversion()).map { .convert($0) }
+            case let lint as Lint: .lint(Linting(files: lint.files, silent: lint.silent, quick: lint.quick))
+            case let diff as Diff where diff.textconv: diff.files.first.map { .textconv($0) }
+            default: nil
+            }
         }
     }
 
@@ -26,6 +29,7 @@ import Testing
         ["convert", "-f", "xml", "--stream", "big.plist"],
         ["-i", "in.plist", "-o", "out.plist"], ["-i", "in.plist", "-f", "bin"], ["-f", "xml", "--", "-odd", "-f"],
         ["-f", "xml", "-"], ["lint", "a.plist", "b.plist"], ["-lint", "-s", "a"], ["lint", "--quick", "--", "-x"],
+        ["diff", "--textconv", "a.plist"], ["diff", "--textconv", "-"],
     ])
     func takesTheCommonSpellings(arguments: [String]) throws {
         let normalized = CommandSpelling.normalized(arguments)

@@ -120,9 +120,24 @@ package enum FileIO {
         return try result.get()
     }
 
-    /// Writes all of `bytes` to `fd`.
+    /// Writes all of `bytes` to `fd`, in as many `write` calls as it takes. (swift-system's
+    /// `writeAll` is generic over the sequence, and its first use resolves that generic code at
+    /// run time: a sixth of a small file's conversion.)
     package static func write(_ bytes: [UInt8], to fd: FileDescriptor) throws(Errno) {
-        _ = try systemCall { try fd.writeAll(bytes) }
+        // SAFETY: the buffer is the array's own storage, for the duration of the closure.
+        let result = unsafe bytes.withUnsafeBytes { buffer -> Errno? in
+            guard let base = buffer.baseAddress else { return nil }
+            var start = 0
+            while start < buffer.count {
+                do throws(Errno) {
+                    start += try retrying { unsafe systemWrite(fd.rawValue, base + start, buffer.count - start) }
+                } catch {
+                    return error
+                }
+            }
+            return nil
+        }
+        if let result { throw result }
     }
 
     /// Flushes `fd`'s file to the disk (`fsync`).
@@ -305,4 +320,9 @@ extension PlistError {
     package init(_ code: Errno) {
         self.init(.io(reason: code.description), at: 0)
     }
+}
+
+/// The C library's `write`, which `FileIO.write(_:to:)` hides inside `FileIO`.
+private func systemWrite(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
+    unsafe write(fd, bytes, count)
 }
