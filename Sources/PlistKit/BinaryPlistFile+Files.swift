@@ -26,9 +26,9 @@ extension BinaryPlistFile {
     package convenience init(input: PlistInput, options: PlistReadOptions, maxIndexedEntries: Int = 1 << 22)
         throws(PlistError)
     {
-        // What is not a binary property list fails on its first bytes: `bplist00` is 8 bytes.
+        // What is not a binary property list of a version read here fails on its first bytes.
         let head = input.head
-        if head.count < 8 || !head.starts(with: "bplist0".utf8) {
+        if !BinaryMarker.startsReadableHeader(head) {
             try self.init(bytes: Data(head), options: options, maxIndexedEntries: maxIndexedEntries, releasePages: nil)
             return
         }

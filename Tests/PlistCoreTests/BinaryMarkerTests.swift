@@ -21,4 +21,13 @@ import Testing
         #expect(BinaryMarker.header.starts(with: BinaryMarker.magic))
         #expect(PlistFormat.detect(BinaryMarker.magic) == .binary)
     }
+
+    /// A header of a version the reader reads is what `BinaryLayout` accepts before its trailer.
+    @Test func readableHeadersAreTheVersionsTheLayoutReads() {
+        for (text, readable) in [
+            ("bplist00", true), ("bplist01", true), ("bplist0", false), ("bplist15", false), ("xplist00", false),
+        ] {
+            #expect(BinaryMarker.startsReadableHeader(Array(text.utf8)) == readable, "\(text)")
+        }
+    }
 }

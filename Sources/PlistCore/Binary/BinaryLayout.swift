@@ -30,7 +30,7 @@ struct BinaryLayout {
             guard bytes[index] == byte else { throw PlistError(.badMagic, at: 0) }
         }
         guard bytes.count >= 8 else { throw PlistError(.truncated(what: "the header"), at: bytes.count) }
-        guard bytes[6] == UInt8(ascii: "0") else {
+        guard bytes[6] == BinaryMarker.readableVersionMajor else {
             let version = String(decoding: [bytes[6], bytes[7]], as: UTF8.self)
             throw PlistError(.unsupportedVersion(version), at: 6)
         }

@@ -1,7 +1,7 @@
 /// The marker bytes of `bplist00` objects: every object starts with one, its kind in the high
 /// nibble and, for most kinds, a size or count in the low one. Every marker byte the readers and
 /// writers test or write is named here.
-enum BinaryMarker {
+package enum BinaryMarker {
     /// `false`, a whole marker of kind `simple`.
     static let `false`: UInt8 = 0x08
     /// `true`, a whole marker of kind `simple`.
@@ -24,6 +24,14 @@ enum BinaryMarker {
     static let magic: [UInt8] = Array("bplist".utf8)
     /// The header this package writes: the magic and version `00`.
     static let header: [UInt8] = Array("bplist00".utf8)
+    /// The first character of every version this package reads (`0x`), after the magic.
+    static let readableVersionMajor = UInt8(ascii: "0")
+
+    /// Whether `bytes` start with a whole header of a version this package reads, so that a
+    /// reader of a large file can refuse any other from its first bytes, before mapping it.
+    package static func startsReadableHeader(_ bytes: [UInt8]) -> Bool {
+        bytes.count >= header.count && bytes.starts(with: magic) && bytes[magic.count] == readableVersionMajor
+    }
 
     /// A marker's low nibble: a count, a size, or log2 of an integer's width.
     @inline(__always)

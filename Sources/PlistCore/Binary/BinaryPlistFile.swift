@@ -298,14 +298,18 @@ public final class BinaryPlistFile: Sendable {
         // whose marker says another length is passed over on its marker alone, and one whose
         // marker matches costs a comparison of its bytes (the probe reads no more than that).
         let query = text.span
-        let shortMarker: UInt8? = isASCII && query.count < 0x0F ? 0x50 | UInt8(query.count) : nil
+        let shortMarker: UInt8? =
+            isASCII && query.count < Int(BinaryMarker.countFollows)
+            ? BinaryMarker.Kind.asciiString.marker(low: UInt8(query.count)) : nil
         // From the end: the last of repeated keys is the one whose value counts.
         for index in stride(from: count - 1, through: 0, by: -1) {
             let keyRef = try layout.reference(span, at: start + index * referenceSize)
             let keyOffset = layout.offset(of: keyRef, in: span)
             pages.didRead(at: keyOffset, 16)
             let marker = span[keyOffset]
-            if let shortMarker, BinaryMarker.Kind(marker) == .asciiString, marker & 0x0F != 0x0F {
+            if let shortMarker, BinaryMarker.Kind(marker) == .asciiString,
+                BinaryMarker.low(marker) != BinaryMarker.countFollows
+            {
                 guard marker == shortMarker else { continue }
                 let (length, bytesStart) = try layout.length(span, marker, at: keyOffset, unit: 1)
                 guard span.extracting(bytesStart..<bytesStart + length).hasSameBytes(as: query) else { continue }
