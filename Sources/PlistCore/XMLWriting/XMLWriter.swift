@@ -15,14 +15,32 @@ import Foundation
 /// `<integer>n</integer>`, `</dict>` on four lines.
 enum XMLWriter {
     static func write(_ value: Plist, options: PlistWriteOptions) throws(PlistError) -> [UInt8] {
-        try OutputLimit(options).checkLeastSize(of: value, indentation: 1)
-        var writer = TreeWriter(text: XMLOutput(options: options, capacity: 4096), sortsKeys: options.sortsKeys)
+        let size = try OutputLimit(options).checkLeastSize(of: value, indentation: 1)
+        let text = XMLOutput(options: options, capacity: capacity(for: size))
+        var writer = TreeWriter(text: text, sortsKeys: options.sortsKeys)
         do {
             try writer.value(value, depth: 0)
         } catch {
             throw withKeyPath(error, in: value, rules: options.rules)
         }
         return writer.text.finish()
+    }
+
+    /// About how many bytes the document of a value of `size` (measured with an indentation of
+    /// one byte a level) takes, a little more for most: its output is then allocated once, not
+    /// grown (each growth copies it into fresh pages) nor much larger than needed (a buffer that
+    /// fits glibc's heap is reused from one document to the next; a larger one is mapped and
+    /// faulted in afresh each time). The least size counts one byte and a newline for each
+    /// value; the tags add 18 bytes to a string (`<string></string>`), at most 24 more to a
+    /// number or date (its text), 12 to a key (`<key></key>\n`) and its indentation; base64
+    /// about a third to data. At most 1 GiB: a larger document grows as it is written.
+    static func capacity(for size: LeastSize.Size) -> Int {
+        let most = 1 << 30
+        // Each count at most 2^30, so that the sum cannot overflow.
+        let (bytes, data) = (min(size.bytes, most), min(size.dataBytes, most))
+        let (values, scalars, keys) = (min(size.values, most), min(size.scalars, most), min(size.keys, most))
+        let tags = 18 * values + 24 * scalars + 14 * keys
+        return min(XMLOutput.header.utf8CodeUnitCount + 9 + bytes + bytes / 32 + data / 2 + tags, most)
     }
 
     /// `error` with the key path of the value it concerns, when it is an `.unrepresentable`
