@@ -403,30 +403,39 @@ struct XMLOutput {
 /// makes a document that no XML parser reads (NUL and the other control characters, U+FFFE,
 /// U+FFFF) or that reads back with "\n" for "\r". CF's own reader reads the references, and so
 /// do ours (see docs/COMPATIBILITY.md). Sixteen bytes are tested at a time (two words), and
-/// only a group holding one of them (or tab, line feed, or the lead byte 0xEF of U+FFFE) is
-/// looked at byte by byte: most text has none. `escapedExtraBytesByteByByte` is the reference.
+/// only a group holding one of them (or tab, line feed, or 0xEF 0xBF, how U+FFFE and U+FFFF
+/// start) is looked at byte by byte: most text has none, and text in scripts whose UTF-8
+/// starts with 0xEF (fullwidth forms, U+F000 up) rarely has 0xBF after it.
+/// `escapedExtraBytesByteByByte` is the reference.
 func escapedExtraBytes(_ utf8: Span<UInt8>) -> Int {
     var extra = 0
     var index = 0
-    while index + 16 <= utf8.count {
+    let count = utf8.count
+    while index + 16 <= count {
         if mayNeedEscaping(utf8.twoWords(at: index)) {
             for offset in index..<index + 16 { extra += escapedExtraBytes(utf8, at: offset) }
         }
         index += 16
     }
-    guard index < utf8.count else { return extra }
-    // The last 1 to 15 bytes as two words (spaces for the missing ones), so that most tails
-    // are one test.
-    let spaces: UInt64 = 0x2020_2020_2020_2020
-    var (first, rest) = (spaces, spaces)
-    var offset = index
-    if offset + 8 <= utf8.count {
-        first = utf8.word(at: offset)
-        offset += 8
+    guard index < count else { return extra }
+    // The last 1 to 15 bytes, tested in one go: as the last 16 bytes of the text, or its first
+    // and last 8, when it has that many (bytes tested twice only cost a look byte by byte when
+    // they need it); shorter, as one word with spaces for the missing bytes.
+    let words: SIMD2<UInt64>
+    if count >= 16 {
+        words = utf8.twoWords(at: count - 16)
+    } else if count >= 8 {
+        words = SIMD2(utf8.word(at: 0), utf8.word(at: count - 8))
+    } else {
+        var word: UInt64 = 0x2020_2020_2020_2020
+        for position in 0..<count {
+            let shift = UInt64(8 * position)
+            word = word & ~(0xFF << shift) | UInt64(utf8[position]) << shift
+        }
+        words = SIMD2(word, word)
     }
-    for position in offset..<utf8.count { rest = rest << 8 | UInt64(utf8[position]) }
-    guard mayNeedEscaping(SIMD2(first, rest)) else { return extra }
-    for offset in index..<utf8.count { extra += escapedExtraBytes(utf8, at: offset) }
+    guard mayNeedEscaping(words) else { return extra }
+    for offset in index..<count { extra += escapedExtraBytes(utf8, at: offset) }
     return extra
 }
 
@@ -437,17 +446,22 @@ func escapedExtraBytesByteByByte(_ utf8: Span<UInt8>) -> Int {
     return extra
 }
 
-/// Whether one of the 16 bytes of `words` may need escaping: `&`, `<`, `>`, a control
-/// character (tab and line feed too) or 0xEF (the lead byte of U+FFFE and U+FFFF). `<` and `>`
-/// (0x3C, 0x3E) are the bytes that are 0x3E once bit 1 is set.
+/// Whether one of the 16 bytes of `words` (each word little-endian, the first byte lowest) may
+/// need escaping: `&`, `<`, `>`, a control character (tab and line feed too), or 0xEF followed
+/// by 0xBF or last in its word (the next byte, unseen, may be 0xBF): U+FFFE and U+FFFF are
+/// EF BF BE and EF BF BF. `<` and `>` (0x3C, 0x3E) are the bytes that are 0x3E once bit 1 is
+/// set. The tests flag every byte they look for, and at times a byte after one (which only
+/// costs a look byte by byte).
 @inline(__always)
 private func mayNeedEscaping(_ words: SIMD2<UInt64>) -> Bool {
     let belowSpace =
         (words &- SIMD2(repeating: 0x20 &* XMLText.ones)) & ~words & SIMD2(repeating: XMLText.highBits)
+    let lead = XMLText.bytes(equalTo: 0xEF, in: words)
+    let nonCharacter = (lead &<< 8) & XMLText.bytes(equalTo: 0xBF, in: words) | lead & SIMD2(repeating: 0x80 << 56)
     let found =
         XMLText.bytes(equalTo: 0x26, in: words)
         | XMLText.bytes(equalTo: 0x3E, in: words | SIMD2(repeating: 0x02 &* XMLText.ones))
-        | XMLText.bytes(equalTo: 0xEF, in: words) | belowSpace
+        | nonCharacter | belowSpace
     return found[0] | found[1] != 0
 }
 
