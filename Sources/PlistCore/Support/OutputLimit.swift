@@ -69,8 +69,7 @@ struct LeastSize {
     /// The size of `value` as written at depth 0; `depth` is where it stands, for the depth limit.
     fileprivate mutating func size(of value: Plist, depth: Int) -> Size {
         switch value {
-        case .string(let string): return Size(bytes: string.utf8.count, values: 1)
-        case .data(let data): return Size(bytes: data.count, values: 1, dataBytes: data.count)
+        case .string, .data, .integer, .real, .bool, .date, .uid: return Self.scalarSize(value)!
         case .array(let elements):
             guard depth < maxDepth, !elements.isEmpty else { return Size(bytes: 2, values: 1) }
             let identity = Self.isSmallLeaf(elements) ? nil : StorageIdentity(elements)
@@ -80,7 +79,7 @@ struct LeastSize {
             for index in elements.indices {
                 // Measured before `add` is called: a call to a method of `self` in progress
                 // holds a copy of `sizes`, and inserting would then copy the whole table.
-                let child = size(of: elements[index], depth: depth + 1)
+                let child = Self.scalarSize(elements[index]) ?? size(of: elements[index], depth: depth + 1)
                 add(child, to: &total)
                 if total.bytes == cap { break }
             }
@@ -94,14 +93,26 @@ struct LeastSize {
             let (keys, values) = (entries.keyStorage.keys, entries.valueStorage)
             for index in keys.indices {
                 add(Size(bytes: keys[index].utf8.count, values: 0, keys: 1), to: &total)
-                let child = size(of: values[index], depth: depth + 1)
+                let child = Self.scalarSize(values[index]) ?? size(of: values[index], depth: depth + 1)
                 add(child, to: &total)
                 if total.bytes == cap { break }
             }
             if let identity { sizes.insert(total, for: identity) }
             return total
-        case .uid: return Size(bytes: 1, values: 1, scalars: 3)
-        default: return Size(bytes: 1, values: 1, scalars: 1)
+        }
+    }
+
+    /// The size of `value` when it is not a container. Measured without a call that could
+    /// change anything, so that an element is read where it is, not copied out (a retain and a
+    /// release each).
+    @inline(__always)
+    private static func scalarSize(_ value: Plist) -> Size? {
+        switch value {
+        case .string(let string): Size(bytes: string.utf8.count, values: 1)
+        case .data(let data): Size(bytes: data.count, values: 1, dataBytes: data.count)
+        case .uid: Size(bytes: 1, values: 1, scalars: 3)
+        case .integer, .real, .bool, .date: Size(bytes: 1, values: 1, scalars: 1)
+        case .array, .dictionary: nil
         }
     }
 
