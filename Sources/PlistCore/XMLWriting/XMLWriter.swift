@@ -110,7 +110,9 @@ private struct TreeWriter {
         case .array(let elements):
             guard try text.open("array", isEmpty: elements.isEmpty, depth: depth) else { return }
             // By index: each element is passed borrowed, not copied out (a retain and a release each).
-            for index in elements.indices { try self.value(elements[index], depth: depth + 1) }
+            for index in elements.indices where try !text.scalar(in: elements, at: index, depth: depth + 1) {
+                try self.value(elements[index], depth: depth + 1)
+            }
             text.close("array", depth: depth)
         case .dictionary(let entries):
             if XMLWriter.isUIDForm(entries) {
@@ -119,18 +121,18 @@ private struct TreeWriter {
             guard try text.open("dict", isEmpty: entries.isEmpty, depth: depth) else { return }
             let (keys, values) = (entries.keyStorage.keys, entries.valueStorage)
             if sortsKeys, let order = keyOrders.sortedOrder(of: entries) {
-                for index in order { try entry(keys[index], values[index], depth: depth + 1) }
+                for index in order { try entry(keys, values, at: index, depth: depth + 1) }
             } else {
-                for index in keys.indices { try entry(keys[index], values[index], depth: depth + 1) }
+                for index in keys.indices { try entry(keys, values, at: index, depth: depth + 1) }
             }
             text.close("dict", depth: depth)
         }
     }
 
     @inline(__always)
-    private mutating func entry(_ key: String, _ value: Plist, depth: Int) throws(PlistError) {
-        try text.key(key.utf8.span, depth: depth)
-        try self.value(value, depth: depth)
+    private mutating func entry(_ keys: [String], _ values: [Plist], at index: Int, depth: Int) throws(PlistError) {
+        try text.key(keys[index].utf8.span, depth: depth)
+        if try !text.scalar(in: values, at: index, depth: depth) { try value(values[index], depth: depth) }
     }
 }
 
@@ -195,7 +197,21 @@ struct XMLOutput {
         return chunk
     }
 
+    /// Writes `values[index]` when it is a scalar and returns true; false for an array or
+    /// dictionary. The element is read where it is: passed to a method that writes, it was
+    /// copied out first (a retain and a release).
+    @inline(__always)
+    mutating func scalar(in values: [Plist], at index: Int, depth: Int) throws(PlistError) -> Bool {
+        switch values[index] {
+        case .array, .dictionary: return false
+        default:
+            try scalar(values[index], depth: depth)
+            return true
+        }
+    }
+
     /// A scalar (not an array or dictionary).
+    @inline(__always)
     mutating func scalar(_ value: Plist, depth: Int) throws(PlistError) {
         switch value {
         case .string(let string): try self.string(string.utf8.span, depth: depth)
