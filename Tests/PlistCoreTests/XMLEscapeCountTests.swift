@@ -6,13 +6,14 @@ import Testing
 /// The XML writers' escape count, sixteen bytes at a time, against its byte-by-byte reference,
 /// and what the writer makes of the bytes it finds at every place of a string.
 @Suite struct XMLEscapeCountTests {
-    /// Bytes that need escaping or look like them (0xEF starts U+FFFE and U+FFFF, and also
-    /// U+FE0F), among plain ASCII and the bytes of other scalars.
+    /// Bytes that need escaping or look like them (0xEF 0xBF starts U+FFFE and U+FFFF, and also
+    /// U+FFFD and U+FFEF; 0xEF alone U+FE0F and the fullwidth "ｱ"; U+F8FF ends in 0xBF), among
+    /// plain ASCII and the bytes of other scalars.
     static let alphabet: [[UInt8]] = [
         Array("&".utf8), Array("<".utf8), Array(">".utf8), Array("=".utf8), Array("?".utf8), [0x09], [0x0A],
         [0x0D], [0x00], [0x1F], Array("\u{FFFE}".utf8), Array("\u{FFFF}".utf8), Array("\u{FE0F}".utf8),
-        Array("\u{FFFD}".utf8), Array("a".utf8), Array(" ".utf8), Array("é".utf8), Array("中".utf8),
-        Array("😀".utf8), Array("~".utf8), [0x7F],
+        Array("\u{FFFD}".utf8), Array("\u{FFEF}".utf8), Array("ｱ".utf8), Array("\u{F8FF}".utf8), Array("a".utf8),
+        Array(" ".utf8), Array("é".utf8), Array("中".utf8), Array("😀".utf8), Array("~".utf8), [0x7F],
     ]
 
     @Test func countAgreesWithTheByteByByteReference() {

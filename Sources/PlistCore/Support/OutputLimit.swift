@@ -26,22 +26,31 @@ struct OutputLimit {
 
     /// Throws `.outputTooLarge` when `value` is sure to take more bytes than the limit in a
     /// layout that indents each level of nesting by `indentation` bytes (0 for layouts without
-    /// indentation). Containers nested deeper than `maxDepth` are not measured: the writer
-    /// refuses them.
-    func checkLeastSize(of value: Plist, indentation: Int) throws(PlistError) {
+    /// indentation); returns what was measured, from which a writer can size its output once.
+    /// Containers nested deeper than `maxDepth` are not measured: the writer refuses them.
+    @discardableResult
+    func checkLeastSize(of value: Plist, indentation: Int) throws(PlistError) -> LeastSize.Size {
         var measure = LeastSize(
             cap: maxBytes == .max ? .max : maxBytes + 1, indentation: indentation, maxDepth: maxDepth)
-        guard measure.size(of: value, depth: 0).bytes <= maxBytes else { throw error }
+        let size = measure.size(of: value, depth: 0)
+        guard size.bytes <= maxBytes else { throw error }
+        return size
     }
 }
 
 /// The fewest bytes a value takes in any text format, with sums that stop at `cap`.
-private struct LeastSize {
+struct LeastSize {
     /// Bytes and values of a subtree written at depth 0; at depth `d` it takes
-    /// `bytes + values * d * indentation` bytes.
+    /// `bytes + values * d * indentation` bytes. Of those, `keys` dictionary keys, `dataBytes`
+    /// bytes of data, and `scalars` numbers, dates and Booleans, counted as one byte each (and a
+    /// UID as three: the text formats write it as a dictionary), which a writer that sizes its
+    /// output from this lays out in more bytes than the least.
     struct Size {
         var bytes: Int
         var values: Int
+        var keys = 0
+        var dataBytes = 0
+        var scalars = 0
     }
 
     let cap: Int
@@ -49,19 +58,18 @@ private struct LeastSize {
     let maxDepth: Int
     /// The sizes of the containers measured so far, by their storage (so that a container
     /// shared 2^64 times is measured once).
-    var sizes = StorageTable<Size>()
+    private var sizes = StorageTable<Size>()
 
-    init(cap: Int, indentation: Int, maxDepth: Int) {
+    fileprivate init(cap: Int, indentation: Int, maxDepth: Int) {
         self.cap = cap
         self.indentation = indentation
         self.maxDepth = maxDepth
     }
 
     /// The size of `value` as written at depth 0; `depth` is where it stands, for the depth limit.
-    mutating func size(of value: Plist, depth: Int) -> Size {
+    fileprivate mutating func size(of value: Plist, depth: Int) -> Size {
         switch value {
-        case .string(let string): return Size(bytes: string.utf8.count, values: 1)
-        case .data(let data): return Size(bytes: data.count, values: 1)
+        case .string, .data, .integer, .real, .bool, .date, .uid: return Self.scalarSize(value)!
         case .array(let elements):
             guard depth < maxDepth, !elements.isEmpty else { return Size(bytes: 2, values: 1) }
             let identity = Self.isSmallLeaf(elements) ? nil : StorageIdentity(elements)
@@ -71,7 +79,7 @@ private struct LeastSize {
             for index in elements.indices {
                 // Measured before `add` is called: a call to a method of `self` in progress
                 // holds a copy of `sizes`, and inserting would then copy the whole table.
-                let child = size(of: elements[index], depth: depth + 1)
+                let child = Self.scalarSize(elements[index]) ?? size(of: elements[index], depth: depth + 1)
                 add(child, to: &total)
                 if total.bytes == cap { break }
             }
@@ -84,14 +92,27 @@ private struct LeastSize {
             var total = Size(bytes: 1, values: 1)
             let (keys, values) = (entries.keyStorage.keys, entries.valueStorage)
             for index in keys.indices {
-                add(Size(bytes: keys[index].utf8.count, values: 0), to: &total)
-                let child = size(of: values[index], depth: depth + 1)
+                add(Size(bytes: keys[index].utf8.count, values: 0, keys: 1), to: &total)
+                let child = Self.scalarSize(values[index]) ?? size(of: values[index], depth: depth + 1)
                 add(child, to: &total)
                 if total.bytes == cap { break }
             }
             if let identity { sizes.insert(total, for: identity) }
             return total
-        default: return Size(bytes: 1, values: 1)
+        }
+    }
+
+    /// The size of `value` when it is not a container. Measured without a call that could
+    /// change anything, so that an element is read where it is, not copied out (a retain and a
+    /// release each).
+    @inline(__always)
+    private static func scalarSize(_ value: Plist) -> Size? {
+        switch value {
+        case .string(let string): Size(bytes: string.utf8.count, values: 1)
+        case .data(let data): Size(bytes: data.count, values: 1, dataBytes: data.count)
+        case .uid: Size(bytes: 1, values: 1, scalars: 3)
+        case .integer, .real, .bool, .date: Size(bytes: 1, values: 1, scalars: 1)
+        case .array, .dictionary: nil
         }
     }
 
@@ -116,6 +137,9 @@ private struct LeastSize {
         let indent = multiply(child.values, indentation)
         total.bytes = sum(sum(total.bytes, child.bytes), sum(indent, 1))
         total.values = sum(total.values, child.values)
+        total.keys = sum(total.keys, child.keys)
+        total.dataBytes = sum(total.dataBytes, child.dataBytes)
+        total.scalars = sum(total.scalars, child.scalars)
     }
 
     private func sum(_ a: Int, _ b: Int) -> Int {

@@ -160,12 +160,19 @@ extension OutputSpan<UInt8> {
         }
     }
 
-    /// Appends the UTF-8 bytes of a literal; the span must have room for them.
+    /// Appends the UTF-8 bytes of a literal with one copy (a few moves once inlined, the count
+    /// being known); the span must have room for them (else it traps).
     @inline(__always)
     mutating func append(_ text: StaticString) {
-        // SAFETY: the buffer is the literal's static storage, read during the call only.
-        text.withUTF8Buffer { buffer in
-            for index in 0..<buffer.count { append(unsafe buffer[index]) }
+        precondition(text.utf8CodeUnitCount <= freeCapacity, "OutputSpan capacity overflow")
+        // SAFETY: the destination is the span's free capacity, checked above to hold the
+        // literal's bytes; the source is the literal's static storage, read during the call only.
+        unsafe withUnsafeMutableBufferPointer { buffer, initializedCount in
+            text.withUTF8Buffer { source in
+                guard let base = source.baseAddress else { return }
+                unsafe (buffer.baseAddress! + initializedCount).initialize(from: base, count: source.count)
+            }
+            initializedCount += text.utf8CodeUnitCount
         }
     }
 }
@@ -179,12 +186,13 @@ extension Span<UInt8> {
         unsafe bytes.unsafeLoadUnaligned(fromByteOffset: offset, as: UInt64.self).littleEndian
     }
 
-    /// The 16 bytes at `offset` as two words, each in the machine's byte order; they must be
-    /// inside the span (else it traps). For tests on every byte, two words per instruction.
+    /// The 16 bytes at `offset` as two little-endian words, as `word(at:)` reads 8; they must
+    /// be inside the span (else it traps). For tests on every byte, two words per instruction.
     @inline(__always)
     func twoWords(at offset: Int) -> SIMD2<UInt64> {
         // SAFETY: every bit pattern is a valid `SIMD2<UInt64>`; `unsafeLoadUnaligned` checks the bounds.
-        unsafe bytes.unsafeLoadUnaligned(fromByteOffset: offset, as: SIMD2<UInt64>.self)
+        let words = unsafe bytes.unsafeLoadUnaligned(fromByteOffset: offset, as: SIMD2<UInt64>.self)
+        return SIMD2(words[0].littleEndian, words[1].littleEndian)
     }
 
     /// The 4 bytes at `offset`, little-endian, as `word(at:)` reads 8.

@@ -15,14 +15,32 @@ import Foundation
 /// `<integer>n</integer>`, `</dict>` on four lines.
 enum XMLWriter {
     static func write(_ value: Plist, options: PlistWriteOptions) throws(PlistError) -> [UInt8] {
-        try OutputLimit(options).checkLeastSize(of: value, indentation: 1)
-        var writer = TreeWriter(text: XMLOutput(options: options, capacity: 4096), sortsKeys: options.sortsKeys)
+        let size = try OutputLimit(options).checkLeastSize(of: value, indentation: 1)
+        let text = XMLOutput(options: options, capacity: capacity(for: size))
+        var writer = TreeWriter(text: text, sortsKeys: options.sortsKeys)
         do {
             try writer.value(value, depth: 0)
         } catch {
             throw withKeyPath(error, in: value, rules: options.rules)
         }
         return writer.text.finish()
+    }
+
+    /// About how many bytes the document of a value of `size` (measured with an indentation of
+    /// one byte a level) takes, a little more for most: its output is then allocated once, not
+    /// grown (each growth copies it into fresh pages) nor much larger than needed (a buffer that
+    /// fits glibc's heap is reused from one document to the next; a larger one is mapped and
+    /// faulted in afresh each time). The least size counts one byte and a newline for each
+    /// value; the tags add 18 bytes to a string (`<string></string>`), at most 24 more to a
+    /// number or date (its text), 12 to a key (`<key></key>\n`) and its indentation; base64
+    /// about a third to data. At most 1 GiB: a larger document grows as it is written.
+    static func capacity(for size: LeastSize.Size) -> Int {
+        let most = 1 << 30
+        // Each count at most 2^30, so that the sum cannot overflow.
+        let (bytes, data) = (min(size.bytes, most), min(size.dataBytes, most))
+        let (values, scalars, keys) = (min(size.values, most), min(size.scalars, most), min(size.keys, most))
+        let tags = 18 * values + 24 * scalars + 14 * keys
+        return min(XMLOutput.header.utf8CodeUnitCount + 9 + bytes + bytes / 32 + data / 2 + tags, most)
     }
 
     /// `error` with the key path of the value it concerns, when it is an `.unrepresentable`
@@ -92,7 +110,9 @@ private struct TreeWriter {
         case .array(let elements):
             guard try text.open("array", isEmpty: elements.isEmpty, depth: depth) else { return }
             // By index: each element is passed borrowed, not copied out (a retain and a release each).
-            for index in elements.indices { try self.value(elements[index], depth: depth + 1) }
+            for index in elements.indices where try !text.scalar(in: elements, at: index, depth: depth + 1) {
+                try self.value(elements[index], depth: depth + 1)
+            }
             text.close("array", depth: depth)
         case .dictionary(let entries):
             if XMLWriter.isUIDForm(entries) {
@@ -101,18 +121,18 @@ private struct TreeWriter {
             guard try text.open("dict", isEmpty: entries.isEmpty, depth: depth) else { return }
             let (keys, values) = (entries.keyStorage.keys, entries.valueStorage)
             if sortsKeys, let order = keyOrders.sortedOrder(of: entries) {
-                for index in order { try entry(keys[index], values[index], depth: depth + 1) }
+                for index in order { try entry(keys, values, at: index, depth: depth + 1) }
             } else {
-                for index in keys.indices { try entry(keys[index], values[index], depth: depth + 1) }
+                for index in keys.indices { try entry(keys, values, at: index, depth: depth + 1) }
             }
             text.close("dict", depth: depth)
         }
     }
 
     @inline(__always)
-    private mutating func entry(_ key: String, _ value: Plist, depth: Int) throws(PlistError) {
-        try text.key(key.utf8.span, depth: depth)
-        try self.value(value, depth: depth)
+    private mutating func entry(_ keys: [String], _ values: [Plist], at index: Int, depth: Int) throws(PlistError) {
+        try text.key(keys[index].utf8.span, depth: depth)
+        if try !text.scalar(in: values, at: index, depth: depth) { try value(values[index], depth: depth) }
     }
 }
 
@@ -177,7 +197,21 @@ struct XMLOutput {
         return chunk
     }
 
+    /// Writes `values[index]` when it is a scalar and returns true; false for an array or
+    /// dictionary. The element is read where it is: passed to a method that writes, it was
+    /// copied out first (a retain and a release).
+    @inline(__always)
+    mutating func scalar(in values: [Plist], at index: Int, depth: Int) throws(PlistError) -> Bool {
+        switch values[index] {
+        case .array, .dictionary: return false
+        default:
+            try scalar(values[index], depth: depth)
+            return true
+        }
+    }
+
     /// A scalar (not an array or dictionary).
+    @inline(__always)
     mutating func scalar(_ value: Plist, depth: Int) throws(PlistError) {
         switch value {
         case .string(let string): try self.string(string.utf8.span, depth: depth)
@@ -385,30 +419,39 @@ struct XMLOutput {
 /// makes a document that no XML parser reads (NUL and the other control characters, U+FFFE,
 /// U+FFFF) or that reads back with "\n" for "\r". CF's own reader reads the references, and so
 /// do ours (see docs/COMPATIBILITY.md). Sixteen bytes are tested at a time (two words), and
-/// only a group holding one of them (or tab, line feed, or the lead byte 0xEF of U+FFFE) is
-/// looked at byte by byte: most text has none. `escapedExtraBytesByteByByte` is the reference.
+/// only a group holding one of them (or tab, line feed, or 0xEF 0xBF, how U+FFFE and U+FFFF
+/// start) is looked at byte by byte: most text has none, and text in scripts whose UTF-8
+/// starts with 0xEF (fullwidth forms, U+F000 up) rarely has 0xBF after it.
+/// `escapedExtraBytesByteByByte` is the reference.
 func escapedExtraBytes(_ utf8: Span<UInt8>) -> Int {
     var extra = 0
     var index = 0
-    while index + 16 <= utf8.count {
+    let count = utf8.count
+    while index + 16 <= count {
         if mayNeedEscaping(utf8.twoWords(at: index)) {
             for offset in index..<index + 16 { extra += escapedExtraBytes(utf8, at: offset) }
         }
         index += 16
     }
-    guard index < utf8.count else { return extra }
-    // The last 1 to 15 bytes as two words (spaces for the missing ones), so that most tails
-    // are one test.
-    let spaces: UInt64 = 0x2020_2020_2020_2020
-    var (first, rest) = (spaces, spaces)
-    var offset = index
-    if offset + 8 <= utf8.count {
-        first = utf8.word(at: offset)
-        offset += 8
+    guard index < count else { return extra }
+    // The last 1 to 15 bytes, tested in one go: as the last 16 bytes of the text, or its first
+    // and last 8, when it has that many (bytes tested twice only cost a look byte by byte when
+    // they need it); shorter, as one word with spaces for the missing bytes.
+    let words: SIMD2<UInt64>
+    if count >= 16 {
+        words = utf8.twoWords(at: count - 16)
+    } else if count >= 8 {
+        words = SIMD2(utf8.word(at: 0), utf8.word(at: count - 8))
+    } else {
+        var word: UInt64 = 0x2020_2020_2020_2020
+        for position in 0..<count {
+            let shift = UInt64(8 * position)
+            word = word & ~(0xFF << shift) | UInt64(utf8[position]) << shift
+        }
+        words = SIMD2(word, word)
     }
-    for position in offset..<utf8.count { rest = rest << 8 | UInt64(utf8[position]) }
-    guard mayNeedEscaping(SIMD2(first, rest)) else { return extra }
-    for offset in index..<utf8.count { extra += escapedExtraBytes(utf8, at: offset) }
+    guard mayNeedEscaping(words) else { return extra }
+    for offset in index..<count { extra += escapedExtraBytes(utf8, at: offset) }
     return extra
 }
 
@@ -419,17 +462,22 @@ func escapedExtraBytesByteByByte(_ utf8: Span<UInt8>) -> Int {
     return extra
 }
 
-/// Whether one of the 16 bytes of `words` may need escaping: `&`, `<`, `>`, a control
-/// character (tab and line feed too) or 0xEF (the lead byte of U+FFFE and U+FFFF). `<` and `>`
-/// (0x3C, 0x3E) are the bytes that are 0x3E once bit 1 is set.
+/// Whether one of the 16 bytes of `words` (each word little-endian, the first byte lowest) may
+/// need escaping: `&`, `<`, `>`, a control character (tab and line feed too), or 0xEF followed
+/// by 0xBF or last in its word (the next byte, unseen, may be 0xBF): U+FFFE and U+FFFF are
+/// EF BF BE and EF BF BF. `<` and `>` (0x3C, 0x3E) are the bytes that are 0x3E once bit 1 is
+/// set. The tests flag every byte they look for, and at times a byte after one (which only
+/// costs a look byte by byte).
 @inline(__always)
 private func mayNeedEscaping(_ words: SIMD2<UInt64>) -> Bool {
     let belowSpace =
         (words &- SIMD2(repeating: 0x20 &* XMLText.ones)) & ~words & SIMD2(repeating: XMLText.highBits)
+    let lead = XMLText.bytes(equalTo: 0xEF, in: words)
+    let nonCharacter = (lead &<< 8) & XMLText.bytes(equalTo: 0xBF, in: words) | lead & SIMD2(repeating: 0x80 << 56)
     let found =
         XMLText.bytes(equalTo: 0x26, in: words)
         | XMLText.bytes(equalTo: 0x3E, in: words | SIMD2(repeating: 0x02 &* XMLText.ones))
-        | XMLText.bytes(equalTo: 0xEF, in: words) | belowSpace
+        | nonCharacter | belowSpace
     return found[0] | found[1] != 0
 }
 
