@@ -94,15 +94,32 @@ struct BinaryLayout {
     /// before the offset table).
     /// - Throws: `.objectOffsetOutOfRange` at the first entry that does not.
     private func validateOffsets(_ bytes: Span<UInt8>, didRead: (() -> Void)?) throws(PlistError) {
+        // One loop per common width, so that `readUInt` reads a constant width: most tables
+        // have 1- or 2-byte entries, and this loop reads every one of them.
+        switch offsetSize {
+        case 1: try validateOffsets(bytes, width: 1, didRead: didRead)
+        case 2: try validateOffsets(bytes, width: 2, didRead: didRead)
+        case 4: try validateOffsets(bytes, width: 4, didRead: didRead)
+        default: try validateOffsets(bytes, width: offsetSize, didRead: didRead)
+        }
+    }
+
+    @inline(__always)
+    private func validateOffsets(_ bytes: Span<UInt8>, width: Int, didRead: (() -> Void)?) throws(PlistError) {
         var position = tableOffset
-        let part = (1 << 20) / offsetSize
+        let part = (1 << 20) / width
+        var untilPart = part
         for object in 0..<objectCount {
-            let offset = readUInt(bytes, at: position, width: offsetSize)
+            let offset = readUInt(bytes, at: position, width: width)
             guard offset >= 8, offset < UInt64(tableOffset) else {
                 throw PlistError(.objectOffsetOutOfRange(object: object, offset: offset), at: position)
             }
-            position += offsetSize
-            if object % part == part - 1 { didRead?() }
+            position += width
+            untilPart -= 1
+            if untilPart == 0 {
+                didRead?()
+                untilPart = part
+            }
         }
     }
 

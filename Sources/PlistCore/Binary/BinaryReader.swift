@@ -211,23 +211,32 @@ extension ObjectDecoder where Slots: ObjectSlots, Mode: DecodingMode {
     /// whose length is valid; a container whose length is not is left to fail when decoded.
     mutating func countReferences(_ bytes: Span<UInt8>) where Slots == CountedSlots {
         slots[layout.topObject] = ObjectSlot.referencedOnce
+        // One loop per common reference width, as `BinaryLayout.validateOffsets` reads offsets.
+        switch layout.referenceSize {
+        case 1: countReferences(bytes, width: 1)
+        case 2: countReferences(bytes, width: 2)
+        default: countReferences(bytes, width: layout.referenceSize)
+        }
+    }
+
+    @inline(__always)
+    private mutating func countReferences(_ bytes: Span<UInt8>, width: Int) where Slots == CountedSlots {
         for object in 0..<layout.objectCount {
             let offset = layout.offset(of: object, in: bytes)
             let marker = bytes[offset]
             mode.didRead(at: offset, 1)
             let isDictionary = BinaryMarker.Kind(marker) == .dictionary
             guard isDictionary || BinaryMarker.Kind(marker) == .array || BinaryMarker.Kind(marker) == .set,
-                let (count, start) = try? layout.length(
-                    bytes, marker, at: offset, unit: (isDictionary ? 2 : 1) * layout.referenceSize)
+                let (count, start) = try? layout.length(bytes, marker, at: offset, unit: (isDictionary ? 2 : 1) * width)
             else { continue }
             var position = start
             for _ in 0..<(isDictionary ? 2 * count : count) {
-                let ref = readUInt(bytes, at: position, width: layout.referenceSize)
+                let ref = readUInt(bytes, at: position, width: width)
                 if ref < UInt64(layout.objectCount) {
                     let slot = slots[Int(ref)]
                     slots[Int(ref)] = slot == ObjectSlot.unreferenced ? ObjectSlot.referencedOnce : ObjectSlot.shared
                 }
-                position += layout.referenceSize
+                position += width
             }
         }
     }
@@ -299,12 +308,14 @@ extension ObjectDecoder where Slots: ObjectSlots, Mode: DecodingMode {
 
     /// Remembers a shared object; an object referenced once is not met again (invariant of
     /// `countReferences`), so it is only marked as no longer in progress.
-    private mutating func finish(_ decoded: Decoded, _ ref: Int, isShared: Bool) -> Decoded {
+    /// Returns `decoded`, consumed rather than copied: most objects are not shared.
+    @inline(__always)
+    private mutating func finish(_ decoded: consuming Decoded, _ ref: Int, isShared: Bool) -> Decoded {
         guard isShared else {
             slots[ref] = ObjectSlot.referencedOnce
             return decoded
         }
-        memo.append(decoded)
+        memo.append(copy decoded)
         slots[ref] = UInt32(memo.count)
         return decoded
     }

@@ -14,7 +14,7 @@ struct OrderedKeys {
 
     init(uncheckedUnique keys: [String]) {
         self.keys = keys
-        isASCII = keys.allSatisfy { $0.utf8.span.isASCII }
+        isASCII = keys.allSatisfy(Self.isASCII)
         if keys.count > Self.linearLimit { rebuildTable() }
     }
 
@@ -30,7 +30,7 @@ struct OrderedKeys {
                 for other in 0..<index where keys[other].utf8.span.hasSameBytes(as: key) { return nil }
             }
         }
-        isASCII = keys.allSatisfy { $0.utf8.span.isASCII }
+        isASCII = keys.allSatisfy(Self.isASCII)
     }
 
     func index(of key: String) -> Int? {
@@ -59,7 +59,7 @@ struct OrderedKeys {
 
     mutating func remove(at index: Int) {
         keys.remove(at: index)
-        if !isASCII { isASCII = keys.allSatisfy { $0.utf8.span.isASCII } }
+        if !isASCII { isASCII = keys.allSatisfy(Self.isASCII) }
         if keys.count > Self.linearLimit {
             rebuildTable()
         } else {
@@ -76,6 +76,13 @@ struct OrderedKeys {
         keys.removeAll(keepingCapacity: keepingCapacity)
         table = nil
         isASCII = true
+    }
+
+    /// Whether `key` is ASCII: known from a native string's flag (as the binary reader's ASCII
+    /// strings are), else read.
+    private static func isASCII(_ key: String) -> Bool {
+        let text = key.utf8Span
+        return text.isKnownASCII || text.span.isASCII
     }
 
     /// The bits of `hash` kept beside an index: its top `32 - indexBits` bits.
