@@ -47,6 +47,15 @@ struct Decoded {
 
     /// The value of what a decoder that builds no values (`CheckingObjects`) decodes.
     static let placeholder = Plist.bool(false)
+
+    /// The value, moved out rather than copied (a copy of a string or container costs a
+    /// retain, and destroying this a release); what is left is `placeholder`.
+    @inline(__always)
+    mutating func takeValue() -> Plist {
+        var taken = Plist.bool(false)
+        swap(&taken, &value)
+        return taken
+    }
 }
 
 /// The keys of a dictionary decoded with distinct string keys, which a later dictionary with the
@@ -283,12 +292,13 @@ extension ObjectDecoder where Slots: ObjectSlots, Mode: DecodingMode {
         return (Decoded.placeholder, contentBytes)
     }
 
+    @inline(__always)
     private mutating func remember(
-        _ value: Plist, _ ref: Int, contentBytes: Int, at offset: Int
+        _ value: consuming Plist, _ ref: Int, contentBytes: Int, at offset: Int
     ) throws(PlistError) -> Decoded {
-        var decoded = Decoded(value: value)
-        try budget.add(contentBytes: contentBytes, to: &decoded.weight, at: offset)
-        return finish(decoded, ref, isShared: slots[ref] == ObjectSlot.shared)
+        var weight = ReadBudget.Weight(objects: 1)
+        try budget.add(contentBytes: contentBytes, to: &weight, at: offset)
+        return finish(Decoded(value: value, weight: weight), ref, isShared: slots[ref] == ObjectSlot.shared)
     }
 
     /// Marks `ref` as a container being decoded, after checking the depth; returns whether it
@@ -335,9 +345,9 @@ extension ObjectDecoder where Slots: ObjectSlots, Mode: DecodingMode {
         if Mode.buildsValues { elements.reserveCapacity(min(count, budget.maxObjects)) }
         var position = start
         for _ in 0..<count {
-            let child = try object(bytes, try layout.reference(bytes, at: position), depth: depth + 1)
+            var child = try object(bytes, try layout.reference(bytes, at: position), depth: depth + 1)
             try add(child, to: &total, at: offset)
-            if Mode.buildsValues { elements.append(child.value) }
+            if Mode.buildsValues { elements.append(child.takeValue()) }
             position += layout.referenceSize
         }
         if Mode.buildsValues { total.value = .array(elements) }
@@ -379,10 +389,10 @@ extension ObjectDecoder where Slots: ObjectSlots, Mode: DecodingMode {
             let keyOffset = layout.offset(of: keyRef, in: bytes)
             let keyMarker = bytes[keyOffset]
             if BinaryMarker.Kind(keyMarker) == .asciiString || BinaryMarker.Kind(keyMarker) == .utf16String {
-                let decodedKey = try object(bytes, keyRef, depth: depth + 1)
+                var decodedKey = try object(bytes, keyRef, depth: depth + 1)
                 try budget.add(contentBytes: decodedKey.weight.contentBytes, to: &total.weight, at: offset)
                 if Mode.buildsValues {
-                    guard case .string(let key) = decodedKey.value else {
+                    guard case .string(let key) = decodedKey.takeValue() else {
                         preconditionFailure("a 0x5X or 0x6X object decodes to a string")
                     }
                     keys.append(key)
@@ -391,9 +401,9 @@ extension ObjectDecoder where Slots: ObjectSlots, Mode: DecodingMode {
                 throw PlistError(.nonStringKey(marker: keyMarker), at: keyOffset)
             }
             // Every value is read, a repeated key's replaced one included.
-            let child = try object(bytes, try layout.reference(bytes, at: valuePosition), depth: depth + 1)
+            var child = try object(bytes, try layout.reference(bytes, at: valuePosition), depth: depth + 1)
             try add(child, to: &total, at: offset)
-            if Mode.buildsValues { values.append(child.value) }
+            if Mode.buildsValues { values.append(child.takeValue()) }
             keyPosition += layout.referenceSize
             valuePosition += layout.referenceSize
         }
@@ -424,9 +434,9 @@ extension ObjectDecoder where Slots: ObjectSlots, Mode: DecodingMode {
         for _ in 0..<count {
             let key = try object(bytes, try layout.reference(bytes, at: keyPosition), depth: depth + 1)
             try budget.add(contentBytes: key.weight.contentBytes, to: &total.weight, at: offset)
-            let child = try object(bytes, try layout.reference(bytes, at: valuePosition), depth: depth + 1)
+            var child = try object(bytes, try layout.reference(bytes, at: valuePosition), depth: depth + 1)
             try add(child, to: &total, at: offset)
-            values.append(child.value)
+            values.append(child.takeValue())
             keyPosition += referenceSize
             valuePosition += referenceSize
         }
