@@ -253,16 +253,7 @@ extension ObjectDecoder where Slots: ObjectSlots, Mode: DecodingMode {
     /// Decodes object `ref` (already checked to be below the object count), found inside
     /// `depth` containers.
     mutating func object(_ bytes: Span<UInt8>, _ ref: Int, depth: Int) throws(PlistError) -> Decoded {
-        let slot = slots[ref]
-        if slot == ObjectSlot.inProgress {
-            throw PlistError(.cycle(object: ref), at: layout.offset(of: ref, in: bytes))
-        }
-        if slot != ObjectSlot.unreferenced, slot < ObjectSlot.referencedOnce {
-            let shared = memo[Int(slot - 1)]
-            // Its deepest container is `shared.height - 1` levels inside it.
-            try budget.enter(depth: depth + shared.height - 1, at: layout.offset(of: ref, in: bytes))
-            return shared
-        }
+        if let index = try remembered(bytes, ref, depth: depth) { return memo[index] }
         let offset = layout.offset(of: ref, in: bytes)
         let marker = bytes[offset]
         switch BinaryMarker.Kind(marker) {
@@ -276,6 +267,22 @@ extension ObjectDecoder where Slots: ObjectSlots, Mode: DecodingMode {
         default:
             return Decoded(value: try scalar(bytes, marker, at: offset).value)
         }
+    }
+
+    /// Where object `ref`, found inside `depth` containers, is in the memo if it was decoded
+    /// before, after checking the depth its deepest container reaches; `nil` if it was not.
+    /// - Throws: `.cycle` for a container being decoded, or `.tooDeep`.
+    @inline(__always)
+    private func remembered(_ bytes: Span<UInt8>, _ ref: Int, depth: Int) throws(PlistError) -> Int? {
+        let slot = slots[ref]
+        if slot == ObjectSlot.inProgress {
+            throw PlistError(.cycle(object: ref), at: layout.offset(of: ref, in: bytes))
+        }
+        guard slot != ObjectSlot.unreferenced, slot < ObjectSlot.referencedOnce else { return nil }
+        let index = Int(slot - 1)
+        // Its deepest container is `height - 1` levels inside it.
+        try budget.enter(depth: depth + memo[index].height - 1, at: layout.offset(of: ref, in: bytes))
+        return index
     }
 
     /// The scalar at `offset`, as the mode reads it, and its bytes of content.
@@ -432,8 +439,16 @@ extension ObjectDecoder where Slots: ObjectSlots, Mode: DecodingMode {
         var values: [Plist] = []
         values.reserveCapacity(count)
         for _ in 0..<count {
-            let key = try object(bytes, try layout.reference(bytes, at: keyPosition), depth: depth + 1)
-            try budget.add(contentBytes: key.weight.contentBytes, to: &total.weight, at: offset)
+            // The keys were decoded with the first dictionary: each is counted from the memo,
+            // where `object` would copy it from.
+            let keyRef = try layout.reference(bytes, at: keyPosition)
+            let keyContentBytes =
+                if let index = try remembered(bytes, keyRef, depth: depth + 1) {
+                    memo[index].weight.contentBytes
+                } else {
+                    try object(bytes, keyRef, depth: depth + 1).weight.contentBytes
+                }
+            try budget.add(contentBytes: keyContentBytes, to: &total.weight, at: offset)
             var child = try object(bytes, try layout.reference(bytes, at: valuePosition), depth: depth + 1)
             try add(child, to: &total, at: offset)
             values.append(child.takeValue())
