@@ -32,6 +32,21 @@ import Testing
         #expect(told == parts)
     }
 
+    /// A number read in one 8-byte load (a walk's references) is the number `readUInt` reads,
+    /// at every width and at every place with eight bytes left.
+    @Test func wordReadsAreTheNumbersByteReadsRead() {
+        let bytes = (0..<40).map { UInt8(truncatingIfNeeded: $0 &* 73 &+ 0x85) }
+        var agreed = 0
+        for width in 1...8 {
+            for offset in 0...(bytes.count - 8)
+            where readUIntInWord(bytes.span, at: offset, width: width) == readUInt(bytes.span, at: offset, width: width)
+            {
+                agreed += 1
+            }
+        }
+        #expect(agreed == 8 * 33)
+    }
+
     /// An entry outside the object area is reported at its own place, at every width.
     @Test(arguments: [1, 2, 3, 4, 8])
     func reportsTheFirstEntryOutsideTheObjectArea(offsetSize: Int) throws {

@@ -219,7 +219,7 @@ extension BinaryLayout {
     /// Reads the object reference at `position` and checks it names an existing object.
     @inline(__always)
     func reference(_ bytes: Span<UInt8>, at position: Int) throws(PlistError) -> Int {
-        let ref = readUInt(bytes, at: position, width: referenceSize)
+        let ref = readUIntInWord(bytes, at: position, width: referenceSize)
         guard ref < UInt64(objectCount) else {
             throw PlistError(.referenceOutOfRange(ref, objectCount: objectCount), at: position)
         }

@@ -131,6 +131,16 @@ struct BinaryLayout {
     }
 }
 
+/// What `readUInt` reads, in one 8-byte load, for a number with at least 8 bytes from `offset`
+/// to the end of `bytes`: an object reference of a file `BinaryLayout` checked, which the
+/// offset table and the 32-byte trailer follow. For the references a walk reads, where
+/// `readUInt`'s loads of single bytes were most of counting them.
+@inline(__always)
+func readUIntInWord(_ bytes: Span<UInt8>, at offset: Int, width: Int) -> UInt64 {
+    // A single byte is read alone: one load, not a load, a byte swap and a shift.
+    width == 1 ? UInt64(bytes[offset]) : bytes.word(at: offset).byteSwapped >> UInt64(64 - 8 * width)
+}
+
 /// The big-endian unsigned integer of `width` (at most 8) bytes at `offset`; the caller has
 /// checked that the bytes exist.
 @inline(__always)

@@ -119,6 +119,23 @@ struct CountedSlots: ObjectSlots {
         set { slots[ref] = newValue }
     }
 
+    /// Counts a reference more (up to "more than once") to each object that the `count`
+    /// references of `width` bytes at `start` name; a reference past the last object is left
+    /// for the walk to report.
+    @inline(__always)
+    mutating func count(_ bytes: Span<UInt8>, references count: Int, at start: Int, width: Int) {
+        var counts = slots.mutableSpan
+        var position = start
+        for _ in 0..<count {
+            let ref = readUIntInWord(bytes, at: position, width: width)
+            if ref < UInt64(counts.count) {
+                let slot = counts[Int(ref)]
+                counts[Int(ref)] = slot == ObjectSlot.unreferenced ? ObjectSlot.referencedOnce : ObjectSlot.shared
+            }
+            position += width
+        }
+    }
+
     /// Whether object `ref`, once decoded, is referenced more than once (or is the top object
     /// and referenced again): a walk meets it again.
     func isShared(_ ref: Int) -> Bool {
@@ -238,15 +255,7 @@ extension ObjectDecoder where Slots: ObjectSlots, Mode: DecodingMode {
             guard isDictionary || BinaryMarker.Kind(marker) == .array || BinaryMarker.Kind(marker) == .set,
                 let (count, start) = try? layout.length(bytes, marker, at: offset, unit: (isDictionary ? 2 : 1) * width)
             else { continue }
-            var position = start
-            for _ in 0..<(isDictionary ? 2 * count : count) {
-                let ref = readUInt(bytes, at: position, width: width)
-                if ref < UInt64(layout.objectCount) {
-                    let slot = slots[Int(ref)]
-                    slots[Int(ref)] = slot == ObjectSlot.unreferenced ? ObjectSlot.referencedOnce : ObjectSlot.shared
-                }
-                position += width
-            }
+            slots.count(bytes, references: isDictionary ? 2 * count : count, at: start, width: width)
         }
     }
 
