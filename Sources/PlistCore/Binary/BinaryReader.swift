@@ -327,6 +327,7 @@ extension ObjectDecoder where Slots: ObjectSlots, Mode: DecodingMode {
     }
 
     /// Adds a child's weight, height and content to its container's, enforcing the limits.
+    @inline(__always)
     private func add(_ child: Decoded, to total: inout Decoded, at offset: Int) throws(PlistError) {
         try budget.add(child.weight, to: &total.weight, at: offset)
         total.height = max(total.height, child.height + 1)
