@@ -62,6 +62,40 @@ import Testing
         #expect(changed == compared)
     }
 
+    /// `isASCII` reads eight bytes at a time and its last bytes as overlapping loads: at every
+    /// length up to 40 (inside a larger span) and with one byte above 0x7F at every place, it
+    /// says what a test of each byte says.
+    @Test func isASCIIAgreesWithATestOfEachByte() {
+        var agreed = 0
+        for count in 0...40 {
+            let bytes = (0..<count).map { UInt8(0x20 + $0) }
+            let padded = [0xFF] + bytes + [0xFF]
+            let inside = padded.span.extracting(1..<count + 1).isASCII
+            #expect(inside)
+            for index in 0..<count {
+                for high: UInt8 in [0x80, 0xC3, 0xFF] {
+                    var other = padded
+                    other[index + 1] = high
+                    let span = other.span.extracting(1..<count + 1)
+                    if !span.isASCII, span.isASCII == bytes.indices.allSatisfy({ span[$0] < 0x80 }) { agreed += 1 }
+                }
+            }
+        }
+        #expect(agreed == 3 * (0...40).reduce(0, +))
+    }
+
+    /// A string made of bytes known to be ASCII is the string they decode to, small (up to 15
+    /// bytes) or not, and knows it is ASCII.
+    @Test func checkedASCIIStringsAreTheirBytes() {
+        for count in 0...40 {
+            let bytes = (0..<count).map { UInt8(0x21 + $0 % 90) }
+            let string = String(checkedASCII: bytes.span)
+            #expect(string == String(decoding: bytes, as: UTF8.self))
+            let knownASCII = string.utf8Span.isKnownASCII
+            #expect(knownASCII)
+        }
+    }
+
     /// Large-capacity arrays are ordinary empty arrays with room for what was asked, small or
     /// large, and grow keeping their elements.
     @Test(arguments: [0, 1, 1_000, 3 << 20])

@@ -123,8 +123,9 @@ extension BinaryLayout {
 
     /// The end of an object of `size` bytes after the marker at `offset`, if it ends inside
     /// the object area.
-    func end(of size: Int, after offset: Int, what: String) throws(PlistError) -> Int {
-        guard size < tableOffset - offset else { throw PlistError(.truncated(what: what), at: offset) }
+    @inline(__always)
+    func end(of size: Int, after offset: Int, what: @autoclosure () -> String) throws(PlistError) -> Int {
+        guard size < tableOffset - offset else { throw PlistError(.truncated(what: what()), at: offset) }
         return offset + 1 + size
     }
 
@@ -197,10 +198,8 @@ extension BinaryLayout {
     /// The ASCII string of `count` bytes at `start`.
     func asciiString(_ bytes: Span<UInt8>, _ start: Int, _ count: Int) throws(PlistError) -> String {
         let span = bytes.extracting(start..<start + count)
-        if var text = try? UTF8Span(validating: span), text.checkForASCII() {
-            return String(copying: text)
-        }
-        throw nonASCII(span, at: start)
+        guard span.isASCII else { throw nonASCII(span, at: start) }
+        return String(checkedASCII: span)
     }
 
     /// Checks that the `count` bytes at `start` are ASCII, as `asciiString` does.
@@ -218,8 +217,9 @@ extension BinaryLayout {
     }
 
     /// Reads the object reference at `position` and checks it names an existing object.
+    @inline(__always)
     func reference(_ bytes: Span<UInt8>, at position: Int) throws(PlistError) -> Int {
-        let ref = readUInt(bytes, at: position, width: referenceSize)
+        let ref = readUIntInWord(bytes, at: position, width: referenceSize)
         guard ref < UInt64(objectCount) else {
             throw PlistError(.referenceOutOfRange(ref, objectCount: objectCount), at: position)
         }

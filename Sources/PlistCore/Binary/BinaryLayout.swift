@@ -94,15 +94,32 @@ struct BinaryLayout {
     /// before the offset table).
     /// - Throws: `.objectOffsetOutOfRange` at the first entry that does not.
     private func validateOffsets(_ bytes: Span<UInt8>, didRead: (() -> Void)?) throws(PlistError) {
+        // One loop per common width, so that `readUInt` reads a constant width: most tables
+        // have 1- or 2-byte entries, and this loop reads every one of them.
+        switch offsetSize {
+        case 1: try validateOffsets(bytes, width: 1, didRead: didRead)
+        case 2: try validateOffsets(bytes, width: 2, didRead: didRead)
+        case 4: try validateOffsets(bytes, width: 4, didRead: didRead)
+        default: try validateOffsets(bytes, width: offsetSize, didRead: didRead)
+        }
+    }
+
+    @inline(__always)
+    private func validateOffsets(_ bytes: Span<UInt8>, width: Int, didRead: (() -> Void)?) throws(PlistError) {
         var position = tableOffset
-        let part = (1 << 20) / offsetSize
+        let part = (1 << 20) / width
+        var untilPart = part
         for object in 0..<objectCount {
-            let offset = readUInt(bytes, at: position, width: offsetSize)
+            let offset = readUInt(bytes, at: position, width: width)
             guard offset >= 8, offset < UInt64(tableOffset) else {
                 throw PlistError(.objectOffsetOutOfRange(object: object, offset: offset), at: position)
             }
-            position += offsetSize
-            if object % part == part - 1 { didRead?() }
+            position += width
+            untilPart -= 1
+            if untilPart == 0 {
+                didRead?()
+                untilPart = part
+            }
         }
     }
 
@@ -112,6 +129,16 @@ struct BinaryLayout {
     func offset(of object: Int, in bytes: Span<UInt8>) -> Int {
         Int(truncatingIfNeeded: readUInt(bytes, at: tableOffset + object * offsetSize, width: offsetSize))
     }
+}
+
+/// What `readUInt` reads, in one 8-byte load, for a number with at least 8 bytes from `offset`
+/// to the end of `bytes`: an object reference of a file `BinaryLayout` checked, which the
+/// offset table and the 32-byte trailer follow. For the references a walk reads, where
+/// `readUInt`'s loads of single bytes were most of counting them.
+@inline(__always)
+func readUIntInWord(_ bytes: Span<UInt8>, at offset: Int, width: Int) -> UInt64 {
+    // A single byte is read alone: one load, not a load, a byte swap and a shift.
+    width == 1 ? UInt64(bytes[offset]) : bytes.word(at: offset).byteSwapped >> UInt64(64 - 8 * width)
 }
 
 /// The big-endian unsigned integer of `width` (at most 8) bytes at `offset`; the caller has

@@ -47,6 +47,15 @@ struct Decoded {
 
     /// The value of what a decoder that builds no values (`CheckingObjects`) decodes.
     static let placeholder = Plist.bool(false)
+
+    /// The value, moved out rather than copied (a copy of a string or container costs a
+    /// retain, and destroying this a release); what is left is `placeholder`.
+    @inline(__always)
+    mutating func takeValue() -> Plist {
+        var taken = Plist.bool(false)
+        swap(&taken, &value)
+        return taken
+    }
 }
 
 /// The keys of a dictionary decoded with distinct string keys, which a later dictionary with the
@@ -108,6 +117,23 @@ struct CountedSlots: ObjectSlots {
     subscript(_ ref: Int) -> UInt32 {
         get { slots[ref] }
         set { slots[ref] = newValue }
+    }
+
+    /// Counts a reference more (up to "more than once") to each object that the `count`
+    /// references of `width` bytes at `start` name; a reference past the last object is left
+    /// for the walk to report.
+    @inline(__always)
+    mutating func count(_ bytes: Span<UInt8>, references count: Int, at start: Int, width: Int) {
+        var counts = slots.mutableSpan
+        var position = start
+        for _ in 0..<count {
+            let ref = readUIntInWord(bytes, at: position, width: width)
+            if ref < UInt64(counts.count) {
+                let slot = counts[Int(ref)]
+                counts[Int(ref)] = slot == ObjectSlot.unreferenced ? ObjectSlot.referencedOnce : ObjectSlot.shared
+            }
+            position += width
+        }
     }
 
     /// Whether object `ref`, once decoded, is referenced more than once (or is the top object
@@ -211,40 +237,32 @@ extension ObjectDecoder where Slots: ObjectSlots, Mode: DecodingMode {
     /// whose length is valid; a container whose length is not is left to fail when decoded.
     mutating func countReferences(_ bytes: Span<UInt8>) where Slots == CountedSlots {
         slots[layout.topObject] = ObjectSlot.referencedOnce
+        // One loop per common reference width, as `BinaryLayout.validateOffsets` reads offsets.
+        switch layout.referenceSize {
+        case 1: countReferences(bytes, width: 1)
+        case 2: countReferences(bytes, width: 2)
+        default: countReferences(bytes, width: layout.referenceSize)
+        }
+    }
+
+    @inline(__always)
+    private mutating func countReferences(_ bytes: Span<UInt8>, width: Int) where Slots == CountedSlots {
         for object in 0..<layout.objectCount {
             let offset = layout.offset(of: object, in: bytes)
             let marker = bytes[offset]
             mode.didRead(at: offset, 1)
             let isDictionary = BinaryMarker.Kind(marker) == .dictionary
             guard isDictionary || BinaryMarker.Kind(marker) == .array || BinaryMarker.Kind(marker) == .set,
-                let (count, start) = try? layout.length(
-                    bytes, marker, at: offset, unit: (isDictionary ? 2 : 1) * layout.referenceSize)
+                let (count, start) = try? layout.length(bytes, marker, at: offset, unit: (isDictionary ? 2 : 1) * width)
             else { continue }
-            var position = start
-            for _ in 0..<(isDictionary ? 2 * count : count) {
-                let ref = readUInt(bytes, at: position, width: layout.referenceSize)
-                if ref < UInt64(layout.objectCount) {
-                    let slot = slots[Int(ref)]
-                    slots[Int(ref)] = slot == ObjectSlot.unreferenced ? ObjectSlot.referencedOnce : ObjectSlot.shared
-                }
-                position += layout.referenceSize
-            }
+            slots.count(bytes, references: isDictionary ? 2 * count : count, at: start, width: width)
         }
     }
 
     /// Decodes object `ref` (already checked to be below the object count), found inside
     /// `depth` containers.
     mutating func object(_ bytes: Span<UInt8>, _ ref: Int, depth: Int) throws(PlistError) -> Decoded {
-        let slot = slots[ref]
-        if slot == ObjectSlot.inProgress {
-            throw PlistError(.cycle(object: ref), at: layout.offset(of: ref, in: bytes))
-        }
-        if slot != ObjectSlot.unreferenced, slot < ObjectSlot.referencedOnce {
-            let shared = memo[Int(slot - 1)]
-            // Its deepest container is `shared.height - 1` levels inside it.
-            try budget.enter(depth: depth + shared.height - 1, at: layout.offset(of: ref, in: bytes))
-            return shared
-        }
+        if let index = try remembered(bytes, ref, depth: depth) { return memo[index] }
         let offset = layout.offset(of: ref, in: bytes)
         let marker = bytes[offset]
         switch BinaryMarker.Kind(marker) {
@@ -258,6 +276,22 @@ extension ObjectDecoder where Slots: ObjectSlots, Mode: DecodingMode {
         default:
             return Decoded(value: try scalar(bytes, marker, at: offset).value)
         }
+    }
+
+    /// Where object `ref`, found inside `depth` containers, is in the memo if it was decoded
+    /// before, after checking the depth its deepest container reaches; `nil` if it was not.
+    /// - Throws: `.cycle` for a container being decoded, or `.tooDeep`.
+    @inline(__always)
+    private func remembered(_ bytes: Span<UInt8>, _ ref: Int, depth: Int) throws(PlistError) -> Int? {
+        let slot = slots[ref]
+        if slot == ObjectSlot.inProgress {
+            throw PlistError(.cycle(object: ref), at: layout.offset(of: ref, in: bytes))
+        }
+        guard slot != ObjectSlot.unreferenced, slot < ObjectSlot.referencedOnce else { return nil }
+        let index = Int(slot - 1)
+        // Its deepest container is `height - 1` levels inside it.
+        try budget.enter(depth: depth + memo[index].height - 1, at: layout.offset(of: ref, in: bytes))
+        return index
     }
 
     /// The scalar at `offset`, as the mode reads it, and its bytes of content.
@@ -274,12 +308,13 @@ extension ObjectDecoder where Slots: ObjectSlots, Mode: DecodingMode {
         return (Decoded.placeholder, contentBytes)
     }
 
+    @inline(__always)
     private mutating func remember(
-        _ value: Plist, _ ref: Int, contentBytes: Int, at offset: Int
+        _ value: consuming Plist, _ ref: Int, contentBytes: Int, at offset: Int
     ) throws(PlistError) -> Decoded {
-        var decoded = Decoded(value: value)
-        try budget.add(contentBytes: contentBytes, to: &decoded.weight, at: offset)
-        return finish(decoded, ref, isShared: slots[ref] == ObjectSlot.shared)
+        var weight = ReadBudget.Weight(objects: 1)
+        try budget.add(contentBytes: contentBytes, to: &weight, at: offset)
+        return finish(Decoded(value: value, weight: weight), ref, isShared: slots[ref] == ObjectSlot.shared)
     }
 
     /// Marks `ref` as a container being decoded, after checking the depth; returns whether it
@@ -292,6 +327,7 @@ extension ObjectDecoder where Slots: ObjectSlots, Mode: DecodingMode {
     }
 
     /// Adds a child's weight, height and content to its container's, enforcing the limits.
+    @inline(__always)
     private func add(_ child: Decoded, to total: inout Decoded, at offset: Int) throws(PlistError) {
         try budget.add(child.weight, to: &total.weight, at: offset)
         total.height = max(total.height, child.height + 1)
@@ -299,12 +335,14 @@ extension ObjectDecoder where Slots: ObjectSlots, Mode: DecodingMode {
 
     /// Remembers a shared object; an object referenced once is not met again (invariant of
     /// `countReferences`), so it is only marked as no longer in progress.
-    private mutating func finish(_ decoded: Decoded, _ ref: Int, isShared: Bool) -> Decoded {
+    /// Returns `decoded`, consumed rather than copied: most objects are not shared.
+    @inline(__always)
+    private mutating func finish(_ decoded: consuming Decoded, _ ref: Int, isShared: Bool) -> Decoded {
         guard isShared else {
             slots[ref] = ObjectSlot.referencedOnce
             return decoded
         }
-        memo.append(decoded)
+        memo.append(copy decoded)
         slots[ref] = UInt32(memo.count)
         return decoded
     }
@@ -324,9 +362,9 @@ extension ObjectDecoder where Slots: ObjectSlots, Mode: DecodingMode {
         if Mode.buildsValues { elements.reserveCapacity(min(count, budget.maxObjects)) }
         var position = start
         for _ in 0..<count {
-            let child = try object(bytes, try layout.reference(bytes, at: position), depth: depth + 1)
+            var child = try object(bytes, try layout.reference(bytes, at: position), depth: depth + 1)
             try add(child, to: &total, at: offset)
-            if Mode.buildsValues { elements.append(child.value) }
+            if Mode.buildsValues { elements.append(child.takeValue()) }
             position += layout.referenceSize
         }
         if Mode.buildsValues { total.value = .array(elements) }
@@ -368,10 +406,10 @@ extension ObjectDecoder where Slots: ObjectSlots, Mode: DecodingMode {
             let keyOffset = layout.offset(of: keyRef, in: bytes)
             let keyMarker = bytes[keyOffset]
             if BinaryMarker.Kind(keyMarker) == .asciiString || BinaryMarker.Kind(keyMarker) == .utf16String {
-                let decodedKey = try object(bytes, keyRef, depth: depth + 1)
+                var decodedKey = try object(bytes, keyRef, depth: depth + 1)
                 try budget.add(contentBytes: decodedKey.weight.contentBytes, to: &total.weight, at: offset)
                 if Mode.buildsValues {
-                    guard case .string(let key) = decodedKey.value else {
+                    guard case .string(let key) = decodedKey.takeValue() else {
                         preconditionFailure("a 0x5X or 0x6X object decodes to a string")
                     }
                     keys.append(key)
@@ -380,9 +418,9 @@ extension ObjectDecoder where Slots: ObjectSlots, Mode: DecodingMode {
                 throw PlistError(.nonStringKey(marker: keyMarker), at: keyOffset)
             }
             // Every value is read, a repeated key's replaced one included.
-            let child = try object(bytes, try layout.reference(bytes, at: valuePosition), depth: depth + 1)
+            var child = try object(bytes, try layout.reference(bytes, at: valuePosition), depth: depth + 1)
             try add(child, to: &total, at: offset)
-            if Mode.buildsValues { values.append(child.value) }
+            if Mode.buildsValues { values.append(child.takeValue()) }
             keyPosition += layout.referenceSize
             valuePosition += layout.referenceSize
         }
@@ -411,11 +449,19 @@ extension ObjectDecoder where Slots: ObjectSlots, Mode: DecodingMode {
         var values: [Plist] = []
         values.reserveCapacity(count)
         for _ in 0..<count {
-            let key = try object(bytes, try layout.reference(bytes, at: keyPosition), depth: depth + 1)
-            try budget.add(contentBytes: key.weight.contentBytes, to: &total.weight, at: offset)
-            let child = try object(bytes, try layout.reference(bytes, at: valuePosition), depth: depth + 1)
+            // The keys were decoded with the first dictionary: each is counted from the memo,
+            // where `object` would copy it from.
+            let keyRef = try layout.reference(bytes, at: keyPosition)
+            let keyContentBytes =
+                if let index = try remembered(bytes, keyRef, depth: depth + 1) {
+                    memo[index].weight.contentBytes
+                } else {
+                    try object(bytes, keyRef, depth: depth + 1).weight.contentBytes
+                }
+            try budget.add(contentBytes: keyContentBytes, to: &total.weight, at: offset)
+            var child = try object(bytes, try layout.reference(bytes, at: valuePosition), depth: depth + 1)
             try add(child, to: &total, at: offset)
-            values.append(child.value)
+            values.append(child.takeValue())
             keyPosition += referenceSize
             valuePosition += referenceSize
         }

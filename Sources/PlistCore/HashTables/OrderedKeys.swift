@@ -14,7 +14,7 @@ struct OrderedKeys {
 
     init(uncheckedUnique keys: [String]) {
         self.keys = keys
-        isASCII = keys.allSatisfy { $0.utf8.span.isASCII }
+        isASCII = keys.allSatisfy(Self.isASCII)
         if keys.count > Self.linearLimit { rebuildTable() }
     }
 
@@ -25,12 +25,9 @@ struct OrderedKeys {
             makeTable(capacity: keys.count)
             for index in keys.indices where !insertInTable(keys[index], index: index) { return nil }
         } else {
-            for index in keys.indices.dropFirst() {
-                let key = keys[index].utf8.span
-                for other in 0..<index where keys[other].utf8.span.hasSameBytes(as: key) { return nil }
-            }
+            guard Self.allDiffer(keys.span) else { return nil }
         }
-        isASCII = keys.allSatisfy { $0.utf8.span.isASCII }
+        isASCII = keys.allSatisfy(Self.isASCII)
     }
 
     func index(of key: String) -> Int? {
@@ -59,7 +56,7 @@ struct OrderedKeys {
 
     mutating func remove(at index: Int) {
         keys.remove(at: index)
-        if !isASCII { isASCII = keys.allSatisfy { $0.utf8.span.isASCII } }
+        if !isASCII { isASCII = keys.allSatisfy(Self.isASCII) }
         if keys.count > Self.linearLimit {
             rebuildTable()
         } else {
@@ -76,6 +73,23 @@ struct OrderedKeys {
         keys.removeAll(keepingCapacity: keepingCapacity)
         table = nil
         isASCII = true
+    }
+
+    /// Whether `key` is ASCII: known from a native string's flag (as the binary reader's ASCII
+    /// strings are), else read.
+    private static func isASCII(_ key: String) -> Bool {
+        let text = key.utf8Span
+        return text.isKnownASCII || text.span.isASCII
+    }
+
+    /// Whether no two of `keys` have the same bytes, comparing each with those before it: for
+    /// a few keys. Through a span, which lends each string without retaining it.
+    private static func allDiffer(_ keys: Span<String>) -> Bool {
+        for index in 1..<Swift.max(1, keys.count) {
+            let key = keys[index].utf8.span
+            for other in 0..<index where keys[other].utf8.span.hasSameBytes(as: key) { return false }
+        }
+        return true
     }
 
     /// The bits of `hash` kept beside an index: its top `32 - indexBits` bits.

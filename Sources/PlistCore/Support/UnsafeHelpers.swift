@@ -177,6 +177,15 @@ extension OutputSpan<UInt8> {
     }
 }
 
+extension String {
+    /// The string of `bytes`, which the caller found to be all ASCII (`Span.isASCII`): ASCII is
+    /// valid UTF-8, so it is not validated again, and the string knows it is ASCII.
+    init(checkedASCII bytes: Span<UInt8>) {
+        // SAFETY: every byte is below 0x80 (the caller's check), which is valid UTF-8.
+        self = unsafe String(copying: UTF8Span(unchecked: bytes, isKnownASCII: true))
+    }
+}
+
 extension Span<UInt8> {
     /// The 8 bytes at `offset` as one little-endian word (the first byte lowest); they must be
     /// inside the span (else it traps).
@@ -235,17 +244,21 @@ extension Span<UInt8> {
         return Int(self[index]) - Int(other[index])
     }
 
-    /// Whether every byte is ASCII, tested eight at a time.
+    /// Whether every byte is ASCII, tested eight at a time; the last bytes (fewer than eight)
+    /// as one or two overlapping loads, as `SeededHash` reads them.
     var isASCII: Bool {
         var bits: UInt64 = 0
-        var index = 0
-        while index + 8 <= count {
-            bits |= word(at: index)
-            index += 8
-        }
-        while index < count {
-            bits |= UInt64(self[index])
-            index += 1
+        if count >= 8 {
+            var index = 0
+            while index + 8 <= count {
+                bits |= word(at: index)
+                index += 8
+            }
+            bits |= word(at: count - 8)
+        } else if count >= 4 {
+            bits = UInt64(halfWord(at: 0) | halfWord(at: count - 4))
+        } else {
+            for index in 0..<count { bits |= UInt64(self[index]) }
         }
         return bits & 0x8080_8080_8080_8080 == 0
     }
