@@ -115,8 +115,17 @@ import Darwin
             "\"$0\" -f xml in.plist fifo", "\"$0\" -f xml --stream in.plist fifo", "\"$0\" print in.plist > fifo",
             "\"$0\" merge in.plist in.plist in.plist -o fifo",
         ] {
+            // The reader may not have opened the FIFO yet when the command looks for one: then
+            // the command is refused, and tried again. If it never writes, opening the FIFO
+            // read-write (which does not wait) gives the reader an end of file, so that `wait`
+            // returns: `timeout` cannot, since a test runner's thread spawns with its signals
+            // blocked and the children inherit that.
             let run = try Self.shell(
-                "timeout 20 cat fifo > got & \(command); status=$?; wait; exit $status", in: folder)
+                """
+                cat fifo > got & for try in $(seq 50); do \(command) 2>err; status=$?; \
+                grep -q 'no process is reading' err || break; sleep 0.1; done; \
+                [ $status -eq 0 ] || { exec 3<>fifo; exec 3>&-; }; cat err >&2; rm err; wait; exit $status
+                """, in: folder)
             #expect(run.status == 0 && run.stderr.isEmpty, "\(command): \(run)")
             #expect(try folder.read("got") == expected[command], "\(command)")
         }
